@@ -1,0 +1,93 @@
+"""kradan (กระดาน, "board"): Makruk, Ouk Chatrang, Kar Ouk, Sittuyin and Alquerque in Python.
+
+>>> import kradan
+>>> board = kradan.Board()
+>>> board.push_san("e4")
+Move(from_square=20, to_square=28, promotion=None, drop=None)
+>>> board.perft(3)
+12012
+"""
+
+from __future__ import annotations
+
+from .board import Board, LegalMoveGenerator
+from .errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidSquareError,
+    KradanError,
+    VariantError,
+)
+from .move import Move
+from .pieces import (
+    BLACK,
+    COLORS,
+    FERZ,
+    KHON,
+    KING,
+    KNIGHT,
+    MET,
+    PAWN,
+    PIECE_TYPES,
+    ROOK,
+    SQUARE_NAMES,
+    SQUARES,
+    WHITE,
+    Color,
+    Piece,
+    PieceType,
+    Square,
+    parse_square,
+    piece_name,
+    piece_symbol,
+    square,
+    square_file,
+    square_name,
+    square_rank,
+)
+from .variants import Variant, find_variant, variant_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AmbiguousMoveError",
+    "BLACK",
+    "Board",
+    "COLORS",
+    "Color",
+    "FERZ",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidSquareError",
+    "KHON",
+    "KING",
+    "KNIGHT",
+    "KradanError",
+    "LegalMoveGenerator",
+    "MET",
+    "Move",
+    "PAWN",
+    "PIECE_TYPES",
+    "Piece",
+    "PieceType",
+    "ROOK",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "Square",
+    "Variant",
+    "VariantError",
+    "WHITE",
+    "__version__",
+    "find_variant",
+    "parse_square",
+    "piece_name",
+    "piece_symbol",
+    "square",
+    "square_file",
+    "square_name",
+    "square_rank",
+    "variant_names",
+]

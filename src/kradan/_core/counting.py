@@ -1,0 +1,119 @@
+"""Automatic counting (RULES.md 2.6.2, 3.3, 5.6): Fairy-Stockfish's limits and their update.
+
+The state is two numbers in ``info``: the counting limit in plies (0 = no count running) and the
+counting ply. Nobody declares anything; the limit is computed from the point of view of the side
+that would be counted for.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bits import ZERO, jit, popcount
+from .layout import (
+    BB_COLOR,
+    BB_TYPE,
+    COUNTING_ASEAN,
+    COUNTING_CAMBODIAN,
+    COUNTING_MAKRUK,
+    COUNTING_NONE,
+    I_COUNT_LIMIT,
+    I_COUNT_PLY,
+    KHON,
+    KNIGHT,
+    PAWN,
+    ROOK,
+    V_COUNTING,
+)
+
+
+@jit
+def _pieces_honour_moves(bbs: np.ndarray, strong: int) -> int:
+    """Makruk's pieces'-honour limit in moves for the material of ``strong`` (smallest line wins)."""
+    mine = bbs[BB_COLOR + strong]
+    rooks = popcount(bbs[BB_TYPE + ROOK] & mine)
+    khons = popcount(bbs[BB_TYPE + KHON] & mine)
+    knights = popcount(bbs[BB_TYPE + KNIGHT] & mine)
+    if rooks >= 2:
+        return 8
+    if rooks == 1:
+        return 16
+    if khons >= 2:
+        return 22
+    if knights >= 2:
+        return 32
+    if khons == 1:
+        return 44
+    return 64
+
+
+@jit
+def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int:
+    """The limit in moves if ``counted`` were counted for now; 0 when it cannot be."""
+    rule = info[V_COUNTING]
+    if rule == COUNTING_NONE:
+        return 0
+    other = 1 - counted
+    counted_nb = popcount(bbs[BB_COLOR + counted])
+    other_nb = popcount(bbs[BB_COLOR + other])
+    pawns_on_board = bbs[BB_TYPE + PAWN] != ZERO
+    if rule == COUNTING_MAKRUK:
+        if pawns_on_board or other_nb == 1:
+            return 0
+        if counted_nb > 1:
+            return 64
+        return _pieces_honour_moves(bbs, other)
+    if rule == COUNTING_CAMBODIAN:
+        if counted_nb > 3 or other_nb == 1:
+            return 0
+        if counted_nb > 1:
+            return 63
+        if pawns_on_board:
+            return 0
+        return _pieces_honour_moves(bbs, other) - 1
+    if rule == COUNTING_ASEAN:
+        if counted_nb > 1 or pawns_on_board or other_nb == 1:
+            return 0
+        theirs = bbs[BB_COLOR + other]
+        if bbs[BB_TYPE + ROOK] & theirs:
+            return 16
+        if bbs[BB_TYPE + KHON] & theirs:
+            return 44
+        if bbs[BB_TYPE + KNIGHT] & theirs:
+            return 64
+        return 0
+    return 0
+
+
+@jit
+def update_counting(
+    bbs: np.ndarray, info: np.ndarray, mover: int, captured_type: int, promoted: bool
+) -> None:
+    """Advance or start the count after ``mover`` has played (the side to move is now the other)."""
+    if info[V_COUNTING] == COUNTING_NONE:
+        return
+    if info[I_COUNT_LIMIT]:
+        info[I_COUNT_PLY] += 1
+    to_move = 1 - mover
+    total = popcount(bbs[BB_COLOR] | bbs[BB_COLOR + 1])
+    rule = info[V_COUNTING]
+    if (
+        captured_type == PAWN
+        and rule != COUNTING_ASEAN
+        and popcount(bbs[BB_COLOR + mover]) == 1
+        and bbs[BB_TYPE + PAWN] == ZERO
+    ):
+        # the lone king took the last pawn: its capturing move counts as its own first move
+        limit = counting_limit_moves(bbs, info, mover)
+        if limit > 0:
+            info[I_COUNT_LIMIT] = 2 * limit
+            info[I_COUNT_PLY] = 2 * total - 1
+    lone = popcount(bbs[BB_COLOR + to_move]) == 1
+    if info[I_COUNT_LIMIT] == 0 or ((captured_type >= 0 or promoted) and lone):
+        limit = counting_limit_moves(bbs, info, to_move)
+        if limit > 0:
+            info[I_COUNT_LIMIT] = 2 * limit
+            if lone and rule != COUNTING_ASEAN:
+                info[I_COUNT_PLY] = 2 * total
+            else:
+                info[I_COUNT_PLY] = 0

@@ -1,0 +1,386 @@
+"""The :class:`Board`: a position of a chess-family game plus the moves that led to it.
+
+>>> board = Board()
+>>> board.legal_moves.count()
+23
+>>> board.push_san("e4")
+Move(from_square=20, to_square=28, promotion=None, drop=None)
+>>> board.fen()
+'rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from . import _core
+from ._core import layout as L
+from .errors import IllegalMoveError, InvalidMoveError
+from .move import Move
+from .movecodec import codec_for
+from .notation import fen as fen_notation
+from .notation import san as san_notation
+from .pieces import BLACK, WHITE, Color, Piece, Square, parse_square
+from .variants import Variant, find_variant
+
+_GROWTH_MARGIN = 8  # undo records kept free beyond the game's history
+
+
+class LegalMoveGenerator:
+    """The legal moves of a board: iterate, count, test membership (``move in board.legal_moves``)."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._board._legal_move_list())
+
+    def __len__(self) -> int:
+        return len(self._board._legal_codes())
+
+    def count(self) -> int:
+        """Number of legal moves."""
+        return len(self._board._legal_codes())
+
+    def __bool__(self) -> bool:
+        return bool(self._board._legal_codes())
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def __repr__(self) -> str:
+        board = self._board
+        sans = ", ".join(board.san(move) for move in self)
+        return f"<LegalMoveGenerator at {id(self):#x} ({sans})>"
+
+
+class Board:
+    """A position of ``variant`` with its move history.
+
+    :param fen: the position; the variant's start position when ``None``.
+    :param variant: a :class:`~kradan.variants.Variant` or a name such as ``"makruk"``.
+    :raises InvalidFenError: for a malformed or impossible FEN.
+    :raises VariantError: for an unknown variant name.
+    """
+
+    def __init__(self, fen: str | None = None, *, variant: str | Variant = "makruk") -> None:
+        self.variant: Variant = find_variant(variant)
+        self._codec = codec_for(self.variant)
+        self._buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
+        self.move_stack: list[Move] = []
+        self._legal: list[int] | None = None
+        self._legal_moves: list[Move] | None = None
+        self._saved: list[tuple[list[int] | None, list[Move] | None]] = []
+        self.set_fen(self.variant.start_fen if fen is None else fen)
+
+    # --- position set-up and FEN -------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Replace the position (and clear the move history) with ``fen``.
+
+        :raises InvalidFenError: for a malformed or impossible FEN; the board is left unchanged.
+        """
+        self._bbs, self._info = fen_notation.parse_fen(fen, self.variant)
+        self.move_stack = []
+        self._saved = []
+        self._forget_legal()
+
+    def fen(self, *, show_promoted: bool | None = None) -> str:
+        """The position as Fairy-Stockfish writes it; ``show_promoted`` writes promoted mets as
+        ``M~`` (default: the variant's ``show_promoted``)."""
+        if show_promoted is None:
+            show_promoted = self.variant.show_promoted
+        return fen_notation.write_fen(self._bbs, self._info, self.variant, show_promoted)
+
+    def reset(self) -> None:
+        """Back to the variant's start position, with no history."""
+        self.set_fen(self.variant.start_fen)
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> Color:
+        """The side to move: ``WHITE`` (``True``) or ``BLACK`` (``False``)."""
+        return WHITE if self._info[L.I_STM] == L.WHITE else BLACK
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number, starting at 1 and increased after each Black move."""
+        black = int(self._info[L.I_STM]) == L.BLACK
+        return 1 + (int(self._info[L.I_GAME_PLY]) - black) // 2
+
+    @property
+    def ply(self) -> int:
+        """Half-moves since the start of the game (derived from the fullmove number)."""
+        return int(self._info[L.I_GAME_PLY])
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture or pawn move (0 while a count runs, as in FSF's FEN)."""
+        return int(self._info[L.I_RULE50])
+
+    def piece_at(self, square: Square) -> Piece | None:
+        """The piece on ``square``, or ``None`` when it is empty."""
+        code = int(self._info[L.I_BOARD + square])
+        if code == 0:
+            return None
+        promoted = bool(int(self._bbs[L.BB_PROMOTED]) >> square & 1)
+        return Piece(self.variant.piece_types[(code & 7) - 1], code >> 3 == L.WHITE, promoted)
+
+    def piece_map(self) -> dict[Square, Piece]:
+        """Every occupied square and its piece."""
+        result = {}
+        for square in range(64):
+            piece = self.piece_at(square)
+            if piece is not None:
+                result[square] = piece
+        return result
+
+    def king(self, color: Color) -> Square | None:
+        """The square of ``color``'s king (``None`` while it is still in hand)."""
+        index = L.WHITE if color else L.BLACK
+        kings = int(self._bbs[L.BB_TYPE + L.KING] & self._bbs[L.BB_COLOR + index])
+        return kings.bit_length() - 1 if kings else None
+
+    # --- legal moves -------------------------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves, generated lazily: ``count()``, ``in``, iteration yields ``Move``."""
+        return LegalMoveGenerator(self)
+
+    def _forget_legal(self) -> None:
+        self._legal = None
+        self._legal_moves = None
+
+    def _legal_codes(self) -> list[int]:
+        if self._legal is None:
+            n = _core.generate_moves(self._bbs, self._info, self._buffer, False)
+            self._legal = self._buffer[:n].tolist()
+        return self._legal
+
+    def _legal_move_list(self) -> list[Move]:
+        if self._legal_moves is None:
+            self._legal_moves = self._codec.decode_all(self._legal_codes())
+        return self._legal_moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal in this position."""
+        code = self._codec.encode(move)
+        return code is not None and code in self._legal_codes()
+
+    def _code_of(self, move: Move) -> int:
+        code = self._codec.encode(move)
+        if code is None or code not in self._legal_codes():
+            raise IllegalMoveError(f"illegal move {move.uci()!r} in {self.fen()!r}")
+        return code
+
+    # --- making and taking back moves ----------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play ``move``.
+
+        :raises IllegalMoveError: when the move is not legal here; the board is unchanged.
+        """
+        code = self._code_of(move)
+        if _core.capacity(self._info) - int(self._info[L.I_SP]) < _GROWTH_MARGIN:
+            need = 2 * _core.capacity(self._info)
+            self._bbs, self._info = _core.grown(self._bbs, self._info, need)
+        _core.make_move(self._bbs, self._info, code)
+        self.move_stack.append(move)
+        self._saved.append((self._legal, self._legal_moves))
+        self._legal = None
+        self._legal_moves = None
+
+    def pop(self) -> Move:
+        """Take back the last move and return it.
+
+        :raises IndexError: when there is no move to take back.
+        """
+        if not self.move_stack:
+            raise IndexError("pop from a board with an empty move stack")
+        _core.unmake_move(self._bbs, self._info)
+        self._legal, self._legal_moves = self._saved.pop()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played.
+
+        :raises IndexError: when no move has been played.
+        """
+        if not self.move_stack:
+            raise IndexError("peek at a board with an empty move stack")
+        return self.move_stack[-1]
+
+    def parse_uci(self, uci: str) -> Move:
+        """The legal move written ``uci``.
+
+        :raises InvalidMoveError: for a malformed string;
+        :raises IllegalMoveError: for a move that is not legal here.
+        """
+        move = Move.from_uci(uci)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {uci!r} in {self.fen()!r}")
+        return move
+
+    def push_uci(self, uci: str) -> Move:
+        """Parse a UCI move string, play it and return the move."""
+        move = self.parse_uci(uci)
+        self.push(move)
+        return move
+
+    def uci(self, move: Move) -> str:
+        """The UCI string of ``move`` (Fairy-Stockfish's form)."""
+        return move.uci()
+
+    def san(self, move: Move, notation: str = "san") -> str:
+        """``move`` in SAN (``'san'``), long algebraic (``'lan'``), Thai SAN (``'thai'``) or Thai
+        long algebraic (``'thai_lan'``), as Fairy-Stockfish writes them.
+
+        :raises IllegalMoveError: when the move is not legal here.
+        """
+        return san_notation.move_to_san(self, move, notation)
+
+    def parse_san(self, san: str) -> Move:
+        """The legal move that the SAN (or Thai SAN) text ``san`` describes.
+
+        Accepts what people type: with or without ``x``, ``+``, ``#``, ``=`` and ``-``.
+
+        :raises InvalidMoveError: for text that is not a move;
+        :raises IllegalMoveError: when no legal move matches;
+        :raises AmbiguousMoveError: when several legal moves match.
+        """
+        return san_notation.parse_san(self, san)
+
+    def push_san(self, san: str) -> Move:
+        """Parse a SAN move, play it and return the move."""
+        move = self.parse_san(san)
+        self.push(move)
+        return move
+
+    # --- checks and game state ------------------------------------------------------------------
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return bool(_core.side_in_check(self._bbs, self._info))
+
+    def checkers(self) -> list[Square]:
+        """Squares of the pieces giving check to the side to move."""
+        bits = int(_core.checkers(self._bbs, self._info))
+        return [sq for sq in range(64) if bits >> sq & 1]
+
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is in check and has no legal move."""
+        return self.is_check() and not self._legal_codes()
+
+    def is_stalemate(self) -> bool:
+        """Whether the side to move is not in check and has no legal move."""
+        return not self.is_check() and not self._legal_codes()
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether the legal ``move`` puts the opponent's king in check.
+
+        :raises IllegalMoveError: when the move is not legal here.
+        """
+        return bool(_core.move_gives_check(self._bbs, self._info, self._code_of(move)))
+
+    def _is_mate_after(self, move: Move) -> bool:
+        code = self._code_of(move)
+        return _core.reply_count(self._bbs, self._info, code, self._buffer) == 0
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` takes a piece (drops and promotions in place never do)."""
+        if move.drop is not None or move.from_square == move.to_square:
+            return False
+        code = int(self._info[L.I_BOARD + move.to_square])
+        return code != 0 and (code >> 3) != int(self._info[L.I_STM])
+
+    # --- perft ----------------------------------------------------------------------------------
+
+    def perft(self, depth: int, *, bulk: bool = True) -> int:
+        """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
+        return int(_core.perft(self._bbs, self._info, depth, bulk))
+
+    def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
+        """Perft split by the first move: each legal move and the leaves below it."""
+        moves = np.empty(L.MAX_MOVES, dtype=np.int32)
+        counts = np.empty(L.MAX_MOVES, dtype=np.int64)
+        n = _core.perft_divide(self._bbs, self._info, depth, bulk, moves, counts)
+        return {self._codec.decode(int(moves[i])): int(counts[i]) for i in range(n)}
+
+    # --- copying, comparing, printing -----------------------------------------------------------
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy; with ``stack=False`` the copy has no move history."""
+        board = Board.__new__(Board)
+        board.variant = self.variant
+        board._codec = self._codec
+        board._buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
+        board._bbs = self._bbs.copy()
+        board._info = self._info.copy()
+        board._legal = self._legal
+        board._legal_moves = self._legal_moves
+        if stack:
+            board.move_stack = list(self.move_stack)
+            board._saved = list(self._saved)
+        else:
+            board.move_stack = []
+            board._saved = []
+            board._info[L.I_SP] = 0
+        return board
+
+    def __copy__(self) -> Board:
+        return self.copy()
+
+    def _identity(self) -> tuple[object, ...]:
+        return (
+            self.variant,
+            self._info[: L.I_SP].tobytes(),
+            int(self._bbs[L.BB_PROMOTED]),
+            int(self._bbs[L.BB_GATES]),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return int(self._bbs[L.BB_KEY])
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (self.variant, self._root_fen(), [m.uci() for m in self.move_stack]))
+
+    def _root_fen(self) -> str:
+        board = self.copy()
+        while board.move_stack:
+            board.pop()
+        return board.fen(show_promoted=True)
+
+    def __str__(self) -> str:
+        rows = []
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                piece = self.piece_at(rank * 8 + file)
+                cells.append(piece.symbol() if piece else ".")
+            rows.append(f"{rank + 1} " + " ".join(cells))
+        rows.append("  a b c d e f g h")
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r}, variant={self.variant.name!r})"
+
+
+def _rebuild(variant: Variant, fen: str, moves: list[str]) -> Board:
+    board = Board(fen, variant=variant)
+    for uci in moves:
+        board.push_uci(uci)
+    return board
+
+
+__all__ = ["Board", "LegalMoveGenerator"]

@@ -1,0 +1,46 @@
+"""The typed errors kradan raises for bad input (DESIGN.md: "Bad input gets a clear error").
+
+All of them subclass :class:`ValueError`, so ``except ValueError`` catches every bad-input case.
+Messages quote the offending input with ``!r`` and, for moves, the position's FEN.
+"""
+
+from __future__ import annotations
+
+
+class KradanError(Exception):
+    """Base class of every error raised by kradan."""
+
+
+class VariantError(KradanError, ValueError):
+    """An unknown variant name or an invalid option value."""
+
+
+class InvalidFenError(KradanError, ValueError):
+    """A FEN that cannot describe a position of the chosen variant."""
+
+
+class InvalidMoveError(KradanError, ValueError):
+    """A move string that is not well formed (syntax)."""
+
+
+class IllegalMoveError(KradanError, ValueError):
+    """A well-formed move that is not legal in the current position."""
+
+
+class AmbiguousMoveError(KradanError, ValueError):
+    """A SAN move that more than one legal move matches."""
+
+
+class InvalidSquareError(KradanError, ValueError):
+    """A square name such as ``'i9'`` that is not on the board."""
+
+
+__all__ = [
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidSquareError",
+    "KradanError",
+    "VariantError",
+]

@@ -1,0 +1,1 @@
+"""Reading and writing positions and moves: FEN, UCI and SAN (also Thai SAN)."""
