@@ -17,19 +17,19 @@ import numpy as np
 
 from . import _core
 from ._core import layout as L
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError
 from .move import Move
 from .movecodec import codec_for
 from .notation import fen as fen_notation
 from .notation import san as san_notation
-from .pieces import BLACK, WHITE, Color, Piece, Square, parse_square
+from .pieces import BLACK, WHITE, Color, Piece, Square
 from .variants import Variant, find_variant
 
 _GROWTH_MARGIN = 8  # undo records kept free beyond the game's history
 
 
 class LegalMoveGenerator:
-    """The legal moves of a board: iterate, count, test membership (``move in board.legal_moves``)."""
+    """The legal moves of a board: iterate, count, test ``move in board.legal_moves``."""
 
     __slots__ = ("_board",)
 
@@ -337,10 +337,20 @@ class Board:
         return self.copy()
 
     def _identity(self) -> tuple[object, ...]:
+        """What the FEN shows, nothing it hides; like Fairy-Stockfish's position identity, whether
+        a met was once a pawn (``M~``) does not count."""
+        info = self._info
+        counting = int(info[L.I_COUNT_LIMIT]) != 0
         return (
             self.variant,
-            self._info[: L.I_SP].tobytes(),
-            int(self._bbs[L.BB_PROMOTED]),
+            info[L.I_BOARD : L.I_BOARD + 64].tobytes(),
+            info[L.I_HAND : L.I_HAND + 12].tobytes(),
+            int(info[L.I_STM]),
+            int(info[L.I_COUNT_LIMIT]),
+            int(info[L.I_COUNT_PLY]) if counting else int(info[L.I_RULE50]),
+            int(info[L.I_GAME_PLY]),
+            int(info[L.I_CHECKS]),
+            int(info[L.I_CHECKS + 1]),
             int(self._bbs[L.BB_GATES]),
         )
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .errors import VariantError
 from .pieces import KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
 
 
-class PromotionRule(str, Enum):
+class PromotionRule(StrEnum):
     """How pawns promote (RULES.md 2.3, 5.5)."""
 
     NONE = "none"
@@ -28,7 +28,7 @@ class PromotionRule(str, Enum):
     SEPARATE_MOVE = "separate_move"
 
 
-class GateRule(str, Enum):
+class GateRule(StrEnum):
     """First-move rights kept in FEN field 3 (RULES.md 3.1-3.2)."""
 
     NONE = "none"
@@ -36,7 +36,7 @@ class GateRule(str, Enum):
     KING_AND_MET_LEAPS = "king_and_met_leaps"
 
 
-class SetupRule(str, Enum):
+class SetupRule(StrEnum):
     """How the pieces reach the board (RULES.md 5.3)."""
 
     #: the game starts from ``start_fen`` with every piece on the board
@@ -45,7 +45,7 @@ class SetupRule(str, Enum):
     DROPS = "drops"
 
 
-class CountingRule(str, Enum):
+class CountingRule(StrEnum):
     """Which automatic counting rule applies (RULES.md 2.6.2, 3.3, 5.6)."""
 
     NONE = "none"
@@ -121,6 +121,7 @@ MAKRUK = Variant(
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (MAKRUK,)}
 
+
 def _normalise(name: str) -> str:
     return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
 
@@ -161,12 +162,12 @@ def find_variant(name: str | Variant) -> Variant:
 
 
 __all__ = [
+    "MAKRUK",
+    "VARIANTS",
     "CountingRule",
     "GateRule",
-    "MAKRUK",
     "PromotionRule",
     "SetupRule",
-    "VARIANTS",
     "Variant",
     "find_variant",
     "variant_names",

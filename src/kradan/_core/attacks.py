@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bits import jit_inline, ZERO, jit, lsb, pop_lsb, popcount
+from .bits import ZERO, jit, jit_inline, lsb, pop_lsb, popcount
 from .layout import BB_COLOR, BB_TYPE, KHON, KING, KNIGHT, MET, PAWN, ROOK
 from .tables import (
     A_FILE,
@@ -87,4 +87,3 @@ def pinned_pieces(bbs: np.ndarray, color: int, king_sq: int, occupied: np.uint64
         if blockers != ZERO and popcount(blockers) == 1:
             pinned |= blockers & bbs[BB_COLOR + color]
     return pinned
-

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import types
-from numba.extending import intrinsic
 from numba.core import config
+from numba.extending import intrinsic
 
 U64 = np.uint64
 ZERO = np.uint64(0)
@@ -24,7 +24,7 @@ jit_inline = numba.njit(cache=True, inline="always")
 # long-running entry points release the GIL so other threads stay responsive
 jit_nogil = numba.njit(cache=True, nogil=True)
 
-if config.DISABLE_JIT:  # pragma: no cover - exercised by the NUMBA_DISABLE_JIT run
+if getattr(config, "DISABLE_JIT", 0):  # pragma: no cover - exercised by the NUMBA_DISABLE_JIT run
 
     def popcount(b: np.uint64) -> int:
         """Number of set bits."""
@@ -75,17 +75,17 @@ else:
     @jit_inline
     def popcount(b: np.uint64) -> int:
         """Number of set bits."""
-        return _ctpop(b)
+        return _ctpop(b)  # type: ignore[call-arg]
 
     @jit_inline
     def lsb(b: np.uint64) -> int:
         """Index of the lowest set bit (``b`` must not be 0)."""
-        return _cttz(b)
+        return _cttz(b)  # type: ignore[call-arg]
 
     @jit_inline
     def msb(b: np.uint64) -> int:
         """Index of the highest set bit (``b`` must not be 0)."""
-        return 63 - _ctlz(b)
+        return 63 - _ctlz(b)  # type: ignore[call-arg]
 
 
 @jit_inline

@@ -29,7 +29,7 @@ from .layout import (
 
 @jit
 def _pieces_honour_moves(bbs: np.ndarray, strong: int) -> int:
-    """Makruk's pieces'-honour limit in moves for the material of ``strong`` (smallest line wins)."""
+    """Makruk's pieces'-honour limit in moves for ``strong``'s material (smallest line wins)."""
     mine = bbs[BB_COLOR + strong]
     rooks = popcount(bbs[BB_TYPE + ROOK] & mine)
     khons = popcount(bbs[BB_TYPE + KHON] & mine)

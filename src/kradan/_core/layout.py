@@ -48,7 +48,7 @@ UB_GATES = 1
 UB_PROMOTED = 2
 UNDO_BB_NB = 3
 
-# --- info: int64 array -----------------------------------------------------------------------------
+# --- info: int64 array --------------------------------------------------------------------------
 I_BOARD = 0  # 64 mailbox entries
 I_STM = 64  # side to move
 I_RULE50 = 65  # plies since the last capture or pawn move

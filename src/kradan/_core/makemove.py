@@ -238,4 +238,3 @@ def last_move(info: np.ndarray) -> int:
     if sp == 0:
         return 0
     return info[INFO_STATE_NB + (sp - 1) * UNDO_INFO_NB + UI_MOVE]
-

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attacks import attackers_of_color, is_attacked, pinned_pieces, rook_attacks
-from .bits import jit_inline, ZERO, bit, jit, lsb, pop_lsb, popcount
+from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
 from .layout import (
     BB_COLOR,
     BB_GATES,
@@ -62,7 +62,13 @@ def pack_move(from_sq: int, to_sq: int, kind: int, piece: int) -> int:
 
 @jit_inline
 def _emit(
-    out: np.ndarray, n: int, from_sq: int, targets: np.uint64, kind: int, piece: int, count_only: bool
+    out: np.ndarray,
+    n: int,
+    from_sq: int,
+    targets: np.uint64,
+    kind: int,
+    piece: int,
+    count_only: bool,
 ) -> int:
     if count_only:
         return n + popcount(targets)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bits import jit_inline, ZERO, bit, jit, lsb, pop_lsb
+from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb
 from .layout import (
     BB_COLOR,
     BB_GATES,

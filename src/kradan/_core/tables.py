@@ -27,9 +27,7 @@ def _on_board(file: int, rank: int) -> bool:
 
 def _steps(square: int, deltas: list[tuple[int, int]]) -> int:
     file, rank = square & 7, square >> 3
-    targets = [
-        (rank + dr) * 8 + file + df for df, dr in deltas if _on_board(file + df, rank + dr)
-    ]
+    targets = [(rank + dr) * 8 + file + df for df, dr in deltas if _on_board(file + df, rank + dr)]
     return _bb(targets)
 
 
@@ -78,7 +76,7 @@ for _color in (WHITE, BLACK):
     for _s in range(64):
         PAWN_ATTACKS[_color, _s] = _steps(_s, [(-1, _f), (1, _f)])
         PAWN_PUSHES[_color, _s] = _steps(_s, [(0, _f)])
-        KHON_ATTACKS[_color, _s] = _steps(_s, DIAGONAL_DELTAS + [(0, _f)])
+        KHON_ATTACKS[_color, _s] = _steps(_s, [*DIAGONAL_DELTAS, (0, _f)])
         KING_LEAPS_FORWARD[_color, _s] = _steps(_s, [(-2, _f), (2, _f)])
         TWO_AHEAD[_color, _s] = _steps(_s, [(0, 2 * _f)])
 

@@ -33,7 +33,9 @@ _DIGITS = re.compile(r"\d+")
 class _Placement:
     """What the board and hand fields describe, before it becomes kernel arrays."""
 
-    pieces: list[tuple[int, int, int, bool]] = field(default_factory=list)  # sq, color, type, promoted
+    pieces: list[tuple[int, int, int, bool]] = field(
+        default_factory=list
+    )  # sq, color, type, promoted
     hand: list[int] = field(default_factory=lambda: [0] * 12)
     hand_written: bool = False
 
@@ -56,7 +58,9 @@ def _parse_hand(fen: str, text: str, variant: Variant, placement: _Placement) ->
         if char == "-":
             continue
         if char not in letters:
-            raise _fail(fen, f"{char!r} in the hand [{text}] is not a piece letter of {variant.name}")
+            raise _fail(
+                fen, f"{char!r} in the hand [{text}] is not a piece letter of {variant.name}"
+            )
         color, ptype = letters[char]
         placement.hand[color * 6 + ptype] += 1
     placement.hand_written = True
@@ -91,8 +95,11 @@ def _parse_board(fen: str, text: str, variant: Variant) -> _Placement:
             if char not in letters:
                 if char == "~":
                     raise _fail(fen, f"'~' in rank {rank + 1} does not follow a piece letter")
-                raise _fail(fen, f"{char!r} in rank {rank + 1} is not a piece letter of {variant.name}"
-                            f" (letters: {variant.letters}{variant.letters.lower()})")
+                raise _fail(
+                    fen,
+                    f"{char!r} in rank {rank + 1} is not a piece letter of {variant.name}"
+                    f" (letters: {variant.letters}{variant.letters.lower()})",
+                )
             if file >= 8:
                 raise _fail(fen, f"rank {rank + 1} ({rank_text!r}) has more than 8 squares")
             color, ptype = letters[char]
@@ -132,7 +139,9 @@ def _parse_gates(fen: str, text: str, variant: Variant, info: np.ndarray) -> np.
 def _parse_checks(fen: str, text: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d)\+(\d)", text)
     if not match:
-        raise _fail(fen, f"check field {text!r} must look like '1+1' (checks each side still needs)")
+        raise _fail(
+            fen, f"check field {text!r} must look like '1+1' (checks each side still needs)"
+        )
     return int(match.group(1)), int(match.group(2))
 
 
@@ -143,6 +152,8 @@ def parse_fen(fen: str, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     """
     if not isinstance(fen, str):
         raise InvalidFenError(f"invalid FEN {fen!r}: expected a string")
+    if not fen:
+        raise _fail(fen, "the FEN is empty")
     parts = fen.split(" ")
     if len(parts) > 1 and parts[-1] == "":
         parts.pop()  # one trailing space, as Fairy-Stockfish allows

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from ..move import Move
-from ..variants import PromotionRule
 from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, PIECE_SYMBOLS, ROOK, SQUARE_NAMES
+from ..variants import PromotionRule
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -195,7 +195,11 @@ def _normalise(text: str) -> str:
     match = re.search(r"=([a-z])", text)
     if match:
         text = text[: match.start(1)] + match.group(1).upper() + text[match.end(1) :]
-    return text.translate(_STRIP) if "@" not in text else text.translate(str.maketrans("", "", "+#!? "))
+    return (
+        text.translate(_STRIP)
+        if "@" not in text
+        else text.translate(str.maketrans("", "", "+#!? "))
+    )
 
 
 def parse_san(board: Board, text: str) -> Move:

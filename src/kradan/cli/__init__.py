@@ -1,0 +1,1 @@
+"""The ``kradan`` command: one entry point with subcommands."""

@@ -1,0 +1,46 @@
+"""``kradan``: the command-line entry point. Subcommands live in their own modules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import KradanError
+from . import perft
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kradan",
+        description="Makruk, Ouk Chatrang, Kar Ouk, Sittuyin and Alquerque: tools and engine.",
+        epilog="Example: kradan perft makruk 5",
+    )
+    parser.add_argument("--version", action="version", version=f"kradan {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    perft.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input, never a traceback)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.run(args))
+    except KradanError as error:
+        print(f"kradan: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("kradan: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""``kradan perft VARIANT DEPTH [--fen FEN] [--divide] [--no-bulk]``: count the move tree."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from .._core.warmup import announce_compilation
+from ..board import Board
+from ..variants import find_variant, variant_names
+
+MAX_DEPTH = 12
+
+
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"depth {text!r} is not a whole number") from None
+    if not 0 <= depth <= MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"depth {depth} is outside 0..{MAX_DEPTH}")
+    return depth
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "perft",
+        help="count the leaf nodes of the legal move tree",
+        description="Count the positions reached after DEPTH plies of legal moves.",
+        epilog="Examples: kradan perft makruk 5 | kradan perft makruk 3 --divide "
+        "--fen '4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1'",
+    )
+    parser.add_argument("variant", help=f"game name ({', '.join(variant_names())})")
+    parser.add_argument("depth", type=_depth, help=f"plies to search (0..{MAX_DEPTH})")
+    parser.add_argument("--fen", help="start from this position instead of the start position")
+    parser.add_argument("--divide", action="store_true", help="show the count below each move")
+    parser.add_argument(
+        "--no-bulk", action="store_true", help="make every leaf move instead of counting them"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variant = find_variant(args.variant)
+    announce_compilation()
+    board = Board(args.fen, variant=variant)
+    bulk = not args.no_bulk
+    start = time.perf_counter()
+    if args.divide:
+        counts = board.perft_divide(args.depth, bulk=bulk)
+        for move in sorted(counts, key=lambda m: m.uci()):
+            print(f"{move.uci()}: {counts[move]}")
+        nodes = sum(counts.values()) if args.depth > 0 else 1
+        print()
+    else:
+        nodes = board.perft(args.depth, bulk=bulk)
+    seconds = time.perf_counter() - start
+    speed = f"{nodes / seconds / 1e6:.1f} M nodes/s" if seconds > 0 else "-"
+    print(f"nodes {nodes}  time {seconds:.3f} s  speed {speed}")
+    return 0

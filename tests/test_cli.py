@@ -1,0 +1,63 @@
+"""The ``kradan`` command (issue 2 item 6): perft, --version, and bad input as one line with
+exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from kradan import __version__
+from kradan.cli.main import main
+
+
+def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "makruk", "4"]) == 0
+    assert "nodes 273026" in capsys.readouterr().out
+
+
+def test_perft_divide_with_fen(capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1"
+    assert main(["perft", "thai", "2", "--fen", fen, "--divide"]) == 0
+    out = capsys.readouterr().out
+    assert "c5c6m: " in out and "nodes 396" in out
+
+
+def test_perft_without_bulk(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "makruk", "3", "--no-bulk"]) == 0
+    assert "nodes 12012" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["perft", "chess", "3"], "unknown variant 'chess'"),
+        (["perft", "makruk", "3", "--fen", "8/8 w"], "invalid FEN '8/8 w'"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["perft", "makruk", "x"], ["perft", "makruk", "99"], ["nope"]])
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "perft" in capsys.readouterr().out
+
+
+def test_installed_command_version() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "kradan.cli.main", "--version"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and result.stdout.strip() == f"kradan {__version__}"

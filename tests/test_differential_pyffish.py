@@ -1,0 +1,114 @@
+"""Differential tests against pyffish (Fairy-Stockfish), the oracle for the default rules
+(RULES.md, decision 2): seeded random games and random positions, compared ply by ply."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kradan import Board
+
+sf = pytest.importorskip("pyffish", reason="pyffish (the Fairy-Stockfish oracle) is not installed")
+
+# pyffish needs about 1.5 ms per call, so the samples are sized to keep this module near a minute
+GAMES = 24
+MAX_PLIES = 160
+
+
+def _pick(rng: random.Random, board: Board, moves: list) -> object:
+    captures = [m for m in moves if board.is_capture(m)]
+    if captures and rng.random() < 0.5:  # favour captures so that endgames and counts appear
+        return rng.choice(captures)
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_random_game_matches_fairy_stockfish(seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board(variant="makruk")
+    start = board.fen()
+    played: list[str] = []
+    for _ in range(MAX_PLIES):
+        ours = sorted(m.uci() for m in board.legal_moves)
+        theirs = sorted(sf.legal_moves("makruk", start, played))
+        assert ours == theirs, f"legal moves after {played}"
+        assert board.fen() == sf.get_fen("makruk", start, played), f"FEN after {played}"
+        if not ours:
+            break
+        move = _pick(rng, board, list(board.legal_moves))
+        assert board.san(move) == sf.get_san("makruk", board.fen(), move.uci())
+        assert board.gives_check(move) == sf.gives_check("makruk", board.fen(), [move.uci()])
+        board.push(move)
+        played.append(move.uci())
+
+
+def _random_position(rng: random.Random) -> str:
+    """A random Makruk position with both kings, not touching, and plausible pawns."""
+    while True:
+        squares = rng.sample(range(64), rng.randint(2, 14))
+        board: list[str | None] = [None] * 64
+        board[squares[0]] = "K"
+        board[squares[1]] = "k"
+        for sq in squares[2:]:
+            letter = rng.choice("PNSMRpnsmr")
+            rank = sq >> 3
+            if (letter == "P" and rank >= 5) or (letter == "p" and rank <= 2):
+                continue  # pawns never stand in their own promotion zone
+            board[sq] = letter
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                piece = board[rank * 8 + file]
+                if piece is None:
+                    empty += 1
+                    continue
+                row += (str(empty) if empty else "") + piece
+                empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        fen = "/".join(rows) + " " + rng.choice("wb") + " - - 0 1"
+        try:
+            Board(fen)
+        except ValueError:
+            continue  # touching kings or the side not to move in check
+        return fen
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_positions_match_fairy_stockfish(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    for _ in range(15):
+        fen = _random_position(rng)
+        board = Board(fen)
+        moves = list(board.legal_moves)
+        assert sorted(m.uci() for m in moves) == sorted(sf.legal_moves("makruk", fen, [])), fen
+        for move in moves:
+            assert board.san(move) == sf.get_san("makruk", fen, move.uci()), (fen, move)
+            assert board.gives_check(move) == sf.gives_check("makruk", fen, [move.uci()])
+            board.push(move)
+            assert board.fen() == sf.get_fen("makruk", fen, [move.uci()]), (fen, move)
+            board.pop()
+        assert board.perft(2) == sum(len(sf.legal_moves("makruk", fen, [m.uci()])) for m in moves)
+
+
+@pytest.mark.parametrize("notation", ["lan", "thai", "thai_lan"])
+def test_other_notations_match_fairy_stockfish(notation: str) -> None:
+    code = {"lan": sf.NOTATION_LAN, "thai": sf.NOTATION_THAI_SAN, "thai_lan": sf.NOTATION_THAI_LAN}
+    rng = random.Random(7)
+    for _ in range(2):
+        board = Board()
+        start = board.fen()
+        played: list[str] = []
+        for _ in range(80):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            fen = board.fen(show_promoted=True)
+            for move in moves:
+                expected = sf.get_san("makruk", fen, move.uci(), False, code[notation])
+                assert board.san(move, notation) == expected, (fen, move)
+            move = _pick(rng, board, moves)
+            board.push(move)
+            played.append(move.uci())
+        assert board.fen() == sf.get_fen("makruk", start, played)

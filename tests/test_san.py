@@ -1,0 +1,110 @@
+"""SAN, long algebraic and Thai SAN (issue 2 item 5): written as Fairy-Stockfish writes them,
+read back leniently, with typed errors for bad, illegal and ambiguous input."""
+
+from __future__ import annotations
+
+import pytest
+
+from kradan import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
+
+PROMOTION = "4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1"
+KNIGHTS = "4k3/8/8/8/8/1N3N2/8/1N1K1N2 w - - 0 1"
+METS = "4k3/8/8/2M5/8/2M~5/8/3K4 w - - 0 1"
+
+
+@pytest.mark.parametrize(
+    ("fen", "uci", "san", "thai"),
+    [
+        (PROMOTION, "c5b6m", "cxb6=M", "คxข๖=M"),
+        (PROMOTION, "c5c6m", "c6=M", "ค๖=M"),
+        (PROMOTION, "e3e5", "Rxe5+", "รxจ๕+"),
+        (PROMOTION, "d1e2", "Ke2", "ข-จ๒"),
+        (KNIGHTS, "b1d2", "Nb1d2", "มข๑-ง๒"),
+        (KNIGHTS, "f1h2", "N1h2", "ม๑-ญ๒"),
+        (KNIGHTS, "b3d4", "Nbd4", "มข-ง๔"),
+        (METS, "c3b4", "M3b4", "ง๓-ข๔"),  # a promoted met is ง in Thai, ม็ otherwise
+        (METS, "c5b6", "Mb6", "ม็-ข๖"),
+        ("k7/8/8/8/8/8/1R6/2RK4 w - - 0 1", "c1a1", "Ra1#", "ร-ก๑#"),
+    ],
+)
+def test_san_and_thai_san(fen: str, uci: str, san: str, thai: str) -> None:
+    board = Board(fen)
+    move = board.parse_uci(uci)
+    assert board.san(move) == san
+    assert board.san(move, "thai") == thai
+    assert board.parse_san(san) == move
+    assert board.parse_san(thai) == move
+
+
+@pytest.mark.parametrize(
+    ("typed", "uci"),
+    [
+        ("e4", "e3e4"),
+        ("e3e4", "e3e4"),
+        ("e3-e4", "e3e4"),
+        ("Nd2", "b1d2"),
+        ("Nb1-d2", "b1d2"),
+        ("Nd2+", "b1d2"),
+        ("Nbd2", "b1d2"),
+    ],
+)
+def test_parse_san_accepts_what_people_type(typed: str, uci: str) -> None:
+    board = Board()
+    assert board.parse_san(typed).uci() == uci
+
+
+@pytest.mark.parametrize(
+    ("typed", "uci"),
+    [
+        ("cxb6=M", "c5b6m"),
+        ("cxb6", "c5b6m"),
+        ("cb6", "c5b6m"),
+        ("c6", "c5c6m"),
+        ("c6=m", "c5c6m"),
+        ("c6M", "c5c6m"),
+    ],
+)
+def test_parse_san_promotions_with_or_without_x_and_equals(typed: str, uci: str) -> None:
+    assert Board(PROMOTION).parse_san(typed).uci() == uci
+
+
+def test_ambiguous_san_names_the_candidates() -> None:
+    board = Board(KNIGHTS)
+    with pytest.raises(AmbiguousMoveError) as info:
+        board.parse_san("Nd2")
+    message = str(info.value)
+    assert "'Nd2'" in message and "Nb1d2" in message and "Nf3d2" in message
+
+
+def test_pinned_piece_needs_no_disambiguation() -> None:
+    """Fairy-Stockfish counts only rivals that could legally make the move."""
+    board = Board("1k2r3/8/8/8/8/8/R3R3/4K3 w - - 0 1")
+    assert board.san(board.parse_uci("a2d2")) == "Rd2"
+    assert board.parse_san("Rd2").uci() == "a2d2"
+
+
+@pytest.mark.parametrize("text", ["e5", "Ke3", "Nxe5", "Rd7", "R@d4"])
+def test_illegal_san(text: str) -> None:
+    with pytest.raises(IllegalMoveError) as info:
+        Board().parse_san(text)
+    assert repr(text) in str(info.value)
+    assert Board().fen() in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello", "Qd4", "e9", "O-O"])
+def test_invalid_san(text: str) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Board().parse_san(text)
+    assert repr(text) in str(info.value)
+
+
+def test_unknown_notation() -> None:
+    board = Board()
+    with pytest.raises(ValueError, match="unknown notation 'fancy'"):
+        board.san(board.parse_uci("e3e4"), "fancy")
+
+
+def test_san_of_an_illegal_move_raises() -> None:
+    board = Board()
+    with pytest.raises(IllegalMoveError):
+        board.san(board.parse_uci("e3e4").__class__.from_uci("e3e5"))
