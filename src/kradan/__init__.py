@@ -5,7 +5,7 @@
 >>> board.push_san("e4")
 Move(from_square=20, to_square=28, promotion=None, drop=None)
 >>> board.perft(3)
-12012
+12079
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ Move(from_square=20, to_square=28, promotion=None, drop=None)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -301,9 +302,24 @@ class Board:
 
     # --- perft ----------------------------------------------------------------------------------
 
-    def perft(self, depth: int, *, bulk: bool = True) -> int:
-        """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
-        return int(_core.perft(self._bbs, self._info, depth, bulk))
+    def perft(self, depth: int, *, bulk: bool = True, threads: int = 1) -> int:
+        """Number of leaf nodes of the legal move tree ``depth`` plies deep.
+
+        ``bulk`` counts the moves at the last ply instead of making them. With ``threads`` > 1
+        the first moves are shared out among threads; the kernel releases the GIL, so they run
+        in parallel.
+        """
+        if threads <= 1 or depth < 3:
+            return int(_core.perft(self._bbs, self._info, depth, bulk))
+        codes = self._legal_codes()
+
+        def subtree(code: int) -> int:
+            bbs, info = self._bbs.copy(), self._info.copy()
+            _core.make_move(bbs, info, code)
+            return int(_core.perft(bbs, info, depth - 1, bulk))
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            return sum(pool.map(subtree, codes))
 
     def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
         """Perft split by the first move: each legal move and the leaves below it."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from .bits import jit, jit_nogil
 from .layout import MAX_MOVES
-from .makemove import make_move, unmake_move
+from .makemove import make_move, unmake_move, unmake_move_inline
 from .movegen import generate_moves
 
 
@@ -30,7 +30,7 @@ def _perft_walk(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> in
             if ply == 0:
                 return nodes
             ply -= 1
-            unmake_move(bbs, info)
+            unmake_move_inline(bbs, info)
             continue
         move = moves[ply, next_index[ply]]
         next_index[ply] += 1
@@ -38,14 +38,14 @@ def _perft_walk(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> in
         make_move(bbs, info, move)
         if left == 0:
             nodes += 1
-            unmake_move(bbs, info)
         elif left == 1 and bulk:
             nodes += generate_moves(bbs, info, moves[ply + 1], True)
-            unmake_move(bbs, info)
         else:
             ply += 1
             counts[ply] = generate_moves(bbs, info, moves[ply], False)
             next_index[ply] = 0
+            continue
+        unmake_move_inline(bbs, info)
 
 
 @jit_nogil

@@ -1,0 +1,265 @@
+"""Perft speed of kradan's Makruk kernel, start-up costs and Python API rates, with an optional
+peer engine measured in the same run.
+
+    python benchmarks/perft.py                       # kradan only
+    python benchmarks/perft.py --vs /path/to/fairy-stockfish
+    python benchmarks/perft.py --depths 5 --quick    # a short run
+
+Prints tables: nodes, seconds, nodes/s for bulk perft (leaf moves counted, not made) and plain
+perft (every leaf made and unmade), each engine's peak memory, the ratio kradan/peer, the cold
+compile time of every kernel entry point (fresh numba cache), the warm start of
+``kradan perft makruk 1``, and the rates of ``list(board.legal_moves)`` and ``push``/``pop``.
+The peer answers UCI ``go perft N`` (Fairy-Stockfish does); its perft counts leaves in bulk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from kradan import Board
+
+POSITIONS = {
+    "start": "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+    "middlegame 1": "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11",
+    "middlegame 2": "rnkm2nr/4s3/1pp1p1pp/p1s2p2/P3pPPP/1PPP3R/1S1KN3/RN2MS2 w - - 1 15",
+    "middlegame 3": "2sm1nn1/4ks1r/5p2/3r2Pp/1PPP4/4PPP1/3S1S2/1N1KM1NR b - - 0 19",
+}
+
+
+@dataclass
+class Timing:
+    nodes: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else float("nan")
+
+
+def kradan_perft(fen: str, depth: int, bulk: bool, threads: int = 1) -> Timing:
+    board = Board(fen)
+    start = time.perf_counter()
+    nodes = board.perft(depth, bulk=bulk, threads=threads)
+    return Timing(nodes, time.perf_counter() - start)
+
+
+class UciPeer:
+    """A UCI engine that answers ``go perft N``."""
+
+    def __init__(self, path: str) -> None:
+        self.process = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.name = path
+        self._send("uci")
+        for line in self._lines():
+            if line.startswith("id name "):
+                self.name = line[len("id name ") :].strip()
+            if line.strip() == "uciok":
+                break
+        self._send("setoption name UCI_Variant value makruk")
+        self._send("isready")
+        for line in self._lines():
+            if line.strip() == "readyok":
+                break
+
+    def _send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def _lines(self) -> Iterator[str]:
+        assert self.process.stdout is not None
+        yield from self.process.stdout
+        raise RuntimeError(f"{self.name} closed its output")
+
+    def perft(self, fen: str, depth: int) -> Timing:
+        self._send(f"position fen {fen}")
+        start = time.perf_counter()
+        self._send(f"go perft {depth}")
+        for line in self._lines():
+            if line.startswith("Nodes searched"):
+                return Timing(int(line.split()[-1]), time.perf_counter() - start)
+        raise RuntimeError("no perft result")
+
+    def peak_memory_mb(self) -> float:
+        try:
+            with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return float("nan")
+
+    def close(self) -> None:
+        self._send("quit")
+        self.process.wait(timeout=10)
+
+
+def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    print(f"\n{title}\n")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |")
+
+
+def mn(rate: float) -> str:
+    return f"{rate / 1e6:.1f}M"
+
+
+def own_peak_memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cold_compile_seconds() -> float:
+    """Compile every kernel entry point from scratch, in a fresh process and numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", "from kradan._core.warmup import compile_all; compile_all()"],
+            env=env,
+            check=True,
+        )
+        return time.perf_counter() - start
+
+
+def warm_start_seconds(runs: int = 5) -> float:
+    """Median wall time of ``kradan perft makruk 1`` with the cache filled."""
+    command = [sys.executable, "-m", "kradan.cli.main", "perft", "makruk", "1"]
+    subprocess.run(command, check=True, capture_output=True)  # fill the cache
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def api_rates(seconds: float = 1.0) -> list[list[str]]:
+    board = Board()
+    rows = []
+
+    def rate(action: Callable[[], object]) -> float:
+        calls, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for _ in range(200):
+                action()
+            calls += 200
+        return calls / (time.perf_counter() - start)
+
+    def generated() -> None:
+        board._forget_legal()  # measure generation, not the per-position cache
+        list(board.legal_moves)
+
+    rows.append(["list(board.legal_moves), generated each call", f"{rate(generated):,.0f}"])
+    rows.append(
+        [
+            "list(board.legal_moves), cached position",
+            f"{rate(lambda: list(board.legal_moves)):,.0f}",
+        ]
+    )
+    moves = list(board.legal_moves)
+    index = [0]
+
+    def push_pop() -> None:
+        board.push(moves[index[0] % len(moves)])
+        board.pop()
+        index[0] += 1
+
+    rows.append(["board.push(move); board.pop()", f"{rate(push_pop):,.0f}"])
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[5, 6])
+    parser.add_argument("--vs", metavar="PATH", help="a UCI engine that answers 'go perft N'")
+    parser.add_argument(
+        "--quick", action="store_true", help="only the start position, no plain perft at depth > 5"
+    )
+    parser.add_argument("--threads", type=int, default=2, help="threads for the parallel bulk row")
+    args = parser.parse_args()
+
+    Board().perft(3)  # compile or load the kernel before timing
+    peer = UciPeer(args.vs) if args.vs else None
+    positions = dict(list(POSITIONS.items())[:1]) if args.quick else POSITIONS
+    header = [
+        "position",
+        "depth",
+        "nodes",
+        "bulk s",
+        "bulk n/s",
+        "plain s",
+        "plain n/s",
+        f"bulk n/s {args.threads} thr",
+    ]
+    if peer:
+        header += ["peer s", "peer n/s", "bulk/peer"]
+    rows = []
+    for name, fen in positions.items():
+        for depth in args.depths:
+            bulk = kradan_perft(fen, depth, True)
+            plain = kradan_perft(fen, depth, False) if not (args.quick and depth > 5) else None
+            parallel = kradan_perft(fen, depth, True, args.threads)
+            assert parallel.nodes == bulk.nodes and (plain is None or plain.nodes == bulk.nodes)
+            row = [
+                name,
+                str(depth),
+                f"{bulk.nodes:,}",
+                f"{bulk.seconds:.3f}",
+                mn(bulk.rate),
+                f"{plain.seconds:.3f}" if plain else "-",
+                mn(plain.rate) if plain else "-",
+                mn(parallel.rate),
+            ]
+            if peer:
+                theirs = peer.perft(fen, depth)
+                if theirs.nodes != bulk.nodes:
+                    print(
+                        f"MISMATCH at {name} depth {depth}: "
+                        f"peer {theirs.nodes}, kradan {bulk.nodes}"
+                    )
+                row += [f"{theirs.seconds:.3f}", mn(theirs.rate), f"{bulk.rate / theirs.rate:.1f}x"]
+            rows.append(row)
+    table(
+        "Makruk perft (single thread unless noted; 'bulk' counts the last ply's moves)",
+        header,
+        rows,
+    )
+
+    memory = [["kradan (this Python process)", f"{own_peak_memory_mb():.0f}"]]
+    if peer:
+        memory.append([peer.name, f"{peer.peak_memory_mb():.0f}"])
+        peer.close()
+    table("Peak memory", ["process", "MB"], memory)
+
+    table(
+        "Start-up",
+        ["what", "seconds"],
+        [
+            [
+                "cold compile of every kernel entry point (empty cache)",
+                f"{cold_compile_seconds():.1f}",
+            ],
+            ["warm start: kradan perft makruk 1 (median of 5)", f"{warm_start_seconds():.2f}"],
+        ],
+    )
+    table("Python API at the start position", ["operation", "calls/s"], api_rates())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
