@@ -61,3 +61,26 @@ def test_installed_command_version() -> None:
         [sys.executable, "-m", "kradan.cli.main", "--version"], capture_output=True, text=True
     )
     assert result.returncode == 0 and result.stdout.strip() == f"kradan {__version__}"
+
+
+def test_compiling_is_announced_once_and_cache_loads_are_silent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import numba
+
+    from kradan._core import warmup
+
+    warmup.announce_compilation()
+    assert warmup._announcer is not None
+    warmup._announcer.announced = False  # as in a new process
+    capsys.readouterr()
+
+    @numba.njit
+    def fresh(x: float) -> float:  # not cached: compiling it is a real compilation
+        return x + 1
+
+    assert fresh(1) == 2 and fresh(2.5) == 3.5  # two compilations, one line
+    assert capsys.readouterr().err.count("compiling the move generator") == 1
+    warmup._announcer.announced = False
+    main(["perft", "makruk", "1"])  # loaded from numba's cache: nothing is said
+    assert "compiling" not in capsys.readouterr().err

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import numpy as np
+from numba.core import event
 
 from . import layout as L
 from .makemove import make_move, unmake_move
@@ -35,17 +35,34 @@ ENTRY_POINTS = (
 )
 
 
-def is_cached() -> bool:
-    """Whether numba's on-disk cache already holds compiled code for every entry point."""
-    for function in ENTRY_POINTS:
-        try:
-            cache = function._cache  # type: ignore[union-attr]  # numba internals
-            index_path = cache._cache_file._index_path
-        except AttributeError:
-            return True  # JIT disabled or an unknown numba layout: nothing to announce
-        if not os.path.exists(index_path):
-            return False
-    return True
+class _CompileAnnouncer(event.Listener):
+    """Prints one line on stderr the first time numba really compiles (not on cache loads)."""
+
+    def __init__(self) -> None:
+        self.announced = False
+
+    def on_start(self, data: event.Event) -> None:
+        if not self.announced:
+            self.announced = True
+            print(
+                "kradan: compiling the move generator (first run only, about 15 s) ...",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def on_end(self, data: event.Event) -> None:
+        pass
+
+
+_announcer: _CompileAnnouncer | None = None
+
+
+def announce_compilation() -> None:
+    """From now on, say on stderr (once) when the kernel has to be compiled."""
+    global _announcer
+    if _announcer is None:
+        _announcer = _CompileAnnouncer()
+        event.register("numba:compile", _announcer)
 
 
 def _tiny_position() -> tuple[np.ndarray, np.ndarray]:
@@ -59,16 +76,6 @@ def _tiny_position() -> tuple[np.ndarray, np.ndarray]:
             bbs[L.BB_COLOR + color] |= bit
     bbs[L.BB_KEY] = compute_key(bbs, info)
     return bbs, info
-
-
-def announce_compilation() -> None:
-    """Say on stderr that the first run compiles, when numba's cache is still empty."""
-    if not is_cached():
-        print(
-            "kradan: compiling the move generator (first run only, about 15 s) ...",
-            file=sys.stderr,
-            flush=True,
-        )
 
 
 def compile_all(announce: bool = False) -> None:
