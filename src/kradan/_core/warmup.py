@@ -62,7 +62,7 @@ def announce_compilation() -> None:
     global _announcer
     if _announcer is None:
         _announcer = _CompileAnnouncer()
-        event.register("numba:compile", _announcer)
+        event.register("numba:compile", _announcer)  # type: ignore[no-untyped-call]
 
 
 def _tiny_position() -> tuple[np.ndarray, np.ndarray]:
