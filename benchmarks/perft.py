@@ -79,7 +79,8 @@ class UciPeer:
 
     def _lines(self) -> Iterator[str]:
         assert self.process.stdout is not None
-        yield from self.process.stdout
+        # iterate with readline: leaving a loop early must not close the pipe
+        yield from iter(self.process.stdout.readline, "")
         raise RuntimeError(f"{self.name} closed its output")
 
     def perft(self, fen: str, depth: int) -> Timing:

@@ -323,10 +323,12 @@ class Board:
 
     def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
         """Perft split by the first move: each legal move and the leaves below it."""
-        moves = np.empty(L.MAX_MOVES, dtype=np.int32)
-        counts = np.empty(L.MAX_MOVES, dtype=np.int64)
-        n = _core.perft_divide(self._bbs, self._info, depth, bulk, moves, counts)
-        return {self._codec.decode(int(moves[i])): int(counts[i]) for i in range(n)}
+        result = {}
+        for code, move in zip(self._legal_codes(), self._legal_move_list(), strict=True):
+            _core.make_move(self._bbs, self._info, code)
+            result[move] = int(_core.perft(self._bbs, self._info, depth - 1, bulk))
+            _core.unmake_move(self._bbs, self._info)
+        return result
 
     # --- copying, comparing, printing -----------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .compile import apply_variant
 from .makemove import last_move, make_move, unmake_move
 from .movegen import generate_moves
-from .perft import perft, perft_divide
+from .perft import perft
 from .position import capacity, compute_key, grown, new_arrays
 from .queries import (
     checkers,
@@ -31,7 +31,6 @@ __all__ = [
     "move_gives_check",
     "new_arrays",
     "perft",
-    "perft_divide",
     "reply_count",
     "side_in_check",
     "side_not_to_move_in_check",

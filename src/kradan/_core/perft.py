@@ -10,7 +10,7 @@ import numpy as np
 
 from .bits import jit, jit_nogil
 from .layout import MAX_MOVES
-from .makemove import make_move, unmake_move, unmake_move_inline
+from .makemove import make_move_inline, unmake_move_inline
 from .movegen import generate_moves
 
 
@@ -35,7 +35,7 @@ def _perft_walk(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> in
         move = moves[ply, next_index[ply]]
         next_index[ply] += 1
         left = depth - ply - 1  # plies still to go below this move
-        make_move(bbs, info, move)
+        make_move_inline(bbs, info, move)
         if left == 0:
             nodes += 1
         elif left == 1 and bulk:
@@ -54,24 +54,3 @@ def perft(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> int:
     if depth <= 0:
         return 1
     return _perft_walk(bbs, info, depth, bulk)
-
-
-@jit_nogil
-def perft_divide(
-    bbs: np.ndarray,
-    info: np.ndarray,
-    depth: int,
-    bulk: bool,
-    out_moves: np.ndarray,
-    out_counts: np.ndarray,
-) -> int:
-    """Perft split by root move: writes each move and its subtree count; returns the move count."""
-    n = generate_moves(bbs, info, out_moves, False)
-    for i in range(n):
-        if depth <= 1:
-            out_counts[i] = 1
-            continue
-        make_move(bbs, info, out_moves[i])
-        out_counts[i] = _perft_walk(bbs, info, depth - 1, bulk)
-        unmake_move(bbs, info)
-    return n

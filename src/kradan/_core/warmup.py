@@ -10,7 +10,7 @@ from numba.core import event
 from . import layout as L
 from .makemove import make_move, unmake_move
 from .movegen import generate_moves
-from .perft import perft, perft_divide
+from .perft import perft
 from .position import compute_key, new_arrays
 from .queries import (
     checkers,
@@ -25,7 +25,6 @@ ENTRY_POINTS = (
     make_move,
     unmake_move,
     perft,
-    perft_divide,
     compute_key,
     checkers,
     move_gives_check,
@@ -84,13 +83,11 @@ def compile_all(announce: bool = False) -> None:
         announce_compilation()
     bbs, info = _tiny_position()
     buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
-    counts = np.empty(L.MAX_MOVES, dtype=np.int64)
     n = generate_moves(bbs, info, buffer, False)
     move = int(buffer[0])
     make_move(bbs, info, move)
     unmake_move(bbs, info)
     perft(bbs, info, 1, True)
-    perft_divide(bbs, info, 1, True, buffer, counts)
     move_gives_check(bbs, info, move)
     reply_count(bbs, info, move, buffer)
     checkers(bbs, info)
