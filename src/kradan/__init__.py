@@ -3,7 +3,7 @@
 >>> import kradan
 >>> board = kradan.Board()
 >>> board.push_san("e4")
-Move(from_square=20, to_square=28, promotion=None, drop=None)
+Move.from_uci('e3e4')
 >>> board.perft(3)
 12079
 """

@@ -4,7 +4,7 @@
 >>> board.legal_moves.count()
 23
 >>> board.push_san("e4")
-Move(from_square=20, to_square=28, promotion=None, drop=None)
+Move.from_uci('e3e4')
 >>> board.fen()
 'rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1'
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -64,19 +65,22 @@ class Board:
 
     :param fen: the position; the variant's start position when ``None``.
     :param variant: a :class:`~kradan.variants.Variant` or a name such as ``"makruk"``.
+    :param options: rule options of RULES.md section 8, e.g. ``sut_met=True``.
     :raises InvalidFenError: for a malformed or impossible FEN.
-    :raises VariantError: for an unknown variant name.
+    :raises VariantError: for an unknown variant name or option.
     """
 
-    def __init__(self, fen: str | None = None, *, variant: str | Variant = "makruk") -> None:
-        self.variant: Variant = find_variant(variant)
+    def __init__(
+        self, fen: str | None = None, *, variant: str | Variant = "makruk", **options: Any
+    ) -> None:
+        self.variant: Variant = find_variant(variant, **options)
         self._codec = codec_for(self.variant)
         self._buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
         self.move_stack: list[Move] = []
         self._legal: list[int] | None = None
         self._legal_moves: list[Move] | None = None
         self._saved: list[tuple[list[int] | None, list[Move] | None]] = []
-        self.set_fen(self.variant.start_fen if fen is None else fen)
+        self.set_fen(self.variant.starting_fen if fen is None else fen)
 
     # --- position set-up and FEN -------------------------------------------------------------
 
@@ -99,7 +103,7 @@ class Board:
 
     def reset(self) -> None:
         """Back to the variant's start position, with no history."""
-        self.set_fen(self.variant.start_fen)
+        self.set_fen(self.variant.starting_fen)
 
     # --- state -------------------------------------------------------------------------------
 
@@ -294,8 +298,8 @@ class Board:
         return _core.reply_count(self._bbs, self._info, code, self._buffer) == 0
 
     def is_capture(self, move: Move) -> bool:
-        """Whether ``move`` takes a piece (drops and promotions in place never do)."""
-        if move.drop is not None or move.from_square == move.to_square:
+        """Whether ``move`` takes a piece (drops, sutras and promotions in place never do)."""
+        if move.drop is not None or move.from_square == move.to_square or move.pawn_step:
             return False
         code = int(self._info[L.I_BOARD + move.to_square])
         return code != 0 and (code >> 3) != int(self._info[L.I_STM])

@@ -30,15 +30,22 @@ class Move:
     """A move: from where to where, and the piece a pawn promotes to or the piece dropped.
 
     For a drop, ``from_square == to_square`` (as in python-chess) and ``drop`` is the piece type.
+    A Makruk sutra moves two pieces: ``pawn_step`` is the pawn's step, played first, and the
+    move itself takes a piece onto the square the pawn left (RULES.md 2.8).
     """
 
     from_square: Square
     to_square: Square
     promotion: PieceType | None = None
     drop: PieceType | None = None
+    pawn_step: Move | None = None
 
     def uci(self) -> str:
-        """The move in Fairy-Stockfish's UCI form, e.g. ``'b4c3m'`` or ``'R@a1'``."""
+        """The move in Fairy-Stockfish's UCI form, e.g. ``'b4c3m'``, ``'R@a1'``, or for a sutra
+        the two steps joined by a comma, ``'e3e4,e1e3'``."""
+        if self.pawn_step is not None:
+            piece_part = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
+            return f"{self.pawn_step.uci()},{piece_part}"
         if self.drop is not None:
             return f"{PIECE_SYMBOLS[self.drop].upper()}@{SQUARE_NAMES[self.to_square]}"
         text = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
@@ -49,6 +56,9 @@ class Move:
     def __str__(self) -> str:
         return self.uci()
 
+    def __repr__(self) -> str:
+        return f"Move.from_uci({self.uci()!r})"
+
     @classmethod
     def from_uci(cls, text: str) -> Move:
         """Parse a UCI move string.
@@ -57,6 +67,18 @@ class Move:
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"invalid UCI move {text!r}: expected a string")
+        if text.count(",") == 1:
+            first, _, second = text.partition(",")
+            pawn, piece = _UCI_MOVE.fullmatch(first), _UCI_MOVE.fullmatch(second)
+            if pawn and piece and not pawn.group(3) and not piece.group(3):
+                return cls(
+                    parse_square(piece.group(1)),
+                    parse_square(piece.group(2)),
+                    pawn_step=cls(parse_square(pawn.group(1)), parse_square(pawn.group(2))),
+                )
+            raise InvalidMoveError(
+                f"invalid UCI move {text!r}: a sutra is two plain moves joined by a comma"
+            )
         match = _UCI_MOVE.fullmatch(text)
         if match:
             promotion = None
@@ -77,5 +99,5 @@ class Move:
             target = parse_square(match.group(2))
             return cls(target, target, drop=drop)
         raise InvalidMoveError(
-            f"invalid UCI move {text!r}: expected e.g. 'e3e4', 'c5c6m' or 'R@a1'"
+            f"invalid UCI move {text!r}: expected e.g. 'e3e4', 'c5c6m', 'R@a1' or 'e3e4,e1e3'"
         )

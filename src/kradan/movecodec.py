@@ -51,15 +51,27 @@ class MoveCodec:
             return Move(to_sq, to_sq, drop=piece)
         if kind in (L.KIND_PROMOTION, L.KIND_PIECE_PROMOTION):
             return Move(from_sq, to_sq, promotion=piece)
+        if kind == L.KIND_SUTRA:
+            # the piece field holds the mover's colour, which fixes the pawn's direction
+            step = 8 if (code >> L.MOVE_PIECE_SHIFT) & L.MOVE_PIECE_MASK == L.WHITE else -8
+            return Move(from_sq, to_sq, pawn_step=Move(to_sq, to_sq + step))
         return Move(from_sq, to_sq)
 
     def encode(self, move: Move) -> int | None:
         """The kernel code of ``move``, or ``None`` when no move of this variant can have it."""
+        if move.pawn_step is not None:
+            step = move.pawn_step
+            if step.from_square != move.to_square or step.promotion or step.drop or step.pawn_step:
+                return None
+            if step.to_square - step.from_square not in (8, -8) or move.promotion or move.drop:
+                return None
+            color = L.WHITE if step.to_square > step.from_square else L.BLACK
+            return _pack(move.from_square, move.to_square, L.KIND_SUTRA, color)
         if move.drop is not None:
             index = self._kernel_index.get(move.drop)
             if index is None:
                 return None
-            return _pack(move.to_square, move.to_square, L.KIND_DROP, index)
+            return _pack(0, move.to_square, L.KIND_DROP, index)
         if move.promotion is not None:
             index = self._kernel_index.get(move.promotion)
             if index is None:

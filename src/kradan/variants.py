@@ -4,18 +4,25 @@ A new game of the chess family is new data here, not new kernel code: the kernel
 promotion rule and region, the first-move rights (gates), the setup phase (pieces in hand that
 must be dropped), the counting rule and the check rule from these fields.
 
+Rule options (RULES.md section 8) are fields too. ``find_variant(name, **options)`` and
+``Board(variant=name, **options)`` set them, with their values checked:
+
 >>> find_variant("Thai chess").name
 'makruk'
+>>> find_variant("ouk", ouk_king_leap="any_knight").ouk_king_leap
+<KingLeap.ANY_KNIGHT: 'any_knight'>
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
+from typing import Any
 
 from .errors import VariantError
-from .pieces import KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
+from .pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
 
 
 class PromotionRule(StrEnum):
@@ -29,7 +36,7 @@ class PromotionRule(StrEnum):
 
 
 class GateRule(StrEnum):
-    """First-move rights kept in FEN field 3 (RULES.md 3.1-3.2)."""
+    """First-move rights kept in FEN field 3 (RULES.md 2.8, 3.1-3.2)."""
 
     NONE = "none"
     #: the unmoved king may leap to a knight square on the rank ahead, the met two squares ahead
@@ -54,9 +61,47 @@ class CountingRule(StrEnum):
     ASEAN = "asean"
 
 
+class KingLeap(StrEnum):
+    """Where the Ouk king's first leap may go (RULES.md 3.2, C10)."""
+
+    #: the two knight squares on the rank directly ahead (Fairy-Stockfish)
+    FORWARD_RANK = "forward_rank"
+    #: any empty knight square (the seed's "like a horse")
+    ANY_KNIGHT = "any_knight"
+
+
+class MetLeap(StrEnum):
+    """How the Ouk met's first two-square move treats the square it passes (RULES.md 3.2)."""
+
+    #: it jumps: the square in between may be occupied (Fairy-Stockfish)
+    JUMP = "jump"
+    #: the square in between must be empty
+    CLEAR_PATH = "clear_path"
+
+
+class SutraWindow(StrEnum):
+    """When the Makruk sutras may be played (RULES.md 2.8)."""
+
+    #: the pieces involved have never moved and no piece has been captured yet
+    UNMOVED_AND_NO_CAPTURE = "unmoved_and_no_capture"
+    #: the pieces involved have never moved
+    UNMOVED = "unmoved"
+    #: only as the side's first move of the game
+    FIRST_MOVE_ONLY = "first_move_only"
+
+
+class SittuyinSetup(StrEnum):
+    """How the Sittuyin camp is arranged (RULES.md 5.3, C12)."""
+
+    #: one drop per turn, alternating, White first (Fairy-Stockfish)
+    ALTERNATE = "alternate"
+    #: each side submits its whole arrangement unseen; both are then replayed as drops
+    SCREENED = "screened"
+
+
 @dataclass(frozen=True)
 class Variant:
-    """The rule parameters of one game of the chess family."""
+    """The rule parameters of one game of the chess family, options included."""
 
     #: Fairy-Stockfish's name, used in UCI ``UCI_Variant`` and PGN ``[Variant]``
     name: str
@@ -80,10 +125,33 @@ class Variant:
     counting: CountingRule = CountingRule.NONE
     #: checks a side must give to win at once (Kar Ouk: 1); 0 means checks do not win
     checks_to_win: int = 0
-    #: plies without capture or pawn move after which a draw may be claimed, in moves; 0 = none
+    #: moves without capture or pawn move after which a draw may be claimed; 0 = none
     n_move_rule: int = 0
     #: write promoted pieces as ``M~`` in FEN by default
     show_promoted: bool = False
+
+    # --- Ouk options (RULES.md 3.2, conflict C10) -----------------------------------------------
+    #: the leaps are allowed only while no piece has been captured (all 32 pieces on the board)
+    ouk_require_no_capture: bool = False
+    ouk_king_leap: KingLeap = KingLeap.FORWARD_RANK
+    ouk_met_leap: MetLeap = MetLeap.JUMP
+    #: an enemy rook arriving on the king's rank or file cancels the king's leap
+    ouk_rook_aim_cancels: bool = True
+
+    # --- Makruk sutras (RULES.md 2.8) -----------------------------------------------------------
+    #: king sutra: the unmoved king leaps to an empty knight square on the rank ahead
+    sut_khun: bool = False
+    #: met sutra: the pawn in front of the met steps forward, the met moves onto its square
+    sut_met: bool = False
+    #: horse sutra: a pawn a knight's move from an unmoved knight steps forward, the knight
+    #: jumps onto its square
+    sut_ma: bool = False
+    #: handicap: the rooks on these squares (a1, h1, a8, h8) start as mets
+    takhen_rua: tuple[str, ...] = ()
+    sutra_window: SutraWindow = SutraWindow.UNMOVED_AND_NO_CAPTURE
+
+    # --- Sittuyin (RULES.md 5.3) ----------------------------------------------------------------
+    sittuyin_setup: SittuyinSetup = SittuyinSetup.ALTERNATE
 
     @property
     def letters(self) -> str:
@@ -92,8 +160,36 @@ class Variant:
 
         return "".join(piece_symbol(t).upper() for t in self.piece_types)
 
+    @property
+    def has_sutras(self) -> bool:
+        """Whether any Makruk sutra is switched on."""
+        return self.sut_khun or self.sut_met or self.sut_ma
+
+    @property
+    def keeps_first_move_rights(self) -> bool:
+        """Whether FEN field 3 holds first-move rights (Ouk gates or sutra rights)."""
+        return self.gates is not GateRule.NONE or self.has_sutras
+
+    @property
+    def starting_fen(self) -> str:
+        """The start position with the options applied (handicap rooks, sutra rights)."""
+        if not self.takhen_rua and not self.has_sutras:
+            return self.start_fen
+        board, side, _rights, *rest = self.start_fen.split(" ")
+        rows = [_expand(row) for row in board.split("/")]
+        for name in self.takhen_rua:
+            file, rank = "abcdefgh".index(name[0]), int(name[1])
+            row = rows[8 - rank]
+            rows[8 - rank] = row[:file] + ("M" if rank == 1 else "m") + row[file + 1 :]
+        rights = ""
+        if self.has_sutras:
+            white = "".join(f.upper() for f in _sutra_files(self, white=True))
+            black = "".join(_sutra_files(self, white=False))
+            rights = white + black
+        return " ".join(["/".join(_compress(r) for r in rows), side, rights or "-", *rest])
+
     def replace(self, **changes: object) -> Variant:
-        """A copy with some fields changed.
+        """A copy with some fields changed (no checks: see :meth:`with_options`).
 
         :raises VariantError: for a field name the variant does not have.
         """
@@ -106,6 +202,105 @@ class Variant:
             )
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    def with_options(self, **options: Any) -> Variant:
+        """A copy with rule options set, each checked against the option catalogue.
+
+        Strings are accepted for enum options (``ouk_king_leap="any_knight"``).
+
+        :raises VariantError: for an unknown option, one that does not apply to this game, or
+            a value outside the option's range.
+        """
+        changes: dict[str, object] = {}
+        for key, value in options.items():
+            spec = OPTIONS.get(key)
+            if spec is None:
+                raise VariantError(f"unknown option {key!r}; options: {', '.join(sorted(OPTIONS))}")
+            if not spec.applies(self):
+                raise VariantError(f"option {key!r} does not apply to {self.name}")
+            changes[key] = spec.convert(key, value)
+        return self.replace(**changes)
+
+
+def _expand(row: str) -> str:
+    return "".join("." * int(c) if c.isdigit() else c for c in row)
+
+
+def _compress(row: str) -> str:
+    out, empty = "", 0
+    for char in row:
+        if char == ".":
+            empty += 1
+            continue
+        out += (str(empty) if empty else "") + char
+        empty = 0
+    return out + (str(empty) if empty else "")
+
+
+def _sutra_files(variant: Variant, *, white: bool) -> str:
+    """File letters of the pieces that hold sutra rights at the start, in file order."""
+    files = set()
+    if variant.sut_ma:
+        files |= {"b", "g"}
+    if variant.sut_khun:
+        files.add("d" if white else "e")
+    if variant.sut_met:
+        files.add("e" if white else "d")
+    return "".join(sorted(files))
+
+
+@dataclass(frozen=True)
+class _OptionSpec:
+    """What values an option takes and which games it belongs to."""
+
+    kind: type[Enum] | type[bool] | type[tuple[str, ...]]
+    applies: Callable[[Variant], bool]
+
+    def convert(self, key: str, value: object) -> object:
+        if isinstance(self.kind, type) and issubclass(self.kind, Enum):
+            try:
+                return self.kind(value)
+            except ValueError:
+                allowed = ", ".join(repr(member.value) for member in self.kind)
+                raise VariantError(f"option {key}={value!r}: expected one of {allowed}") from None
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise VariantError(f"option {key}={value!r}: expected True or False")
+            return value
+        squares = (value,) if isinstance(value, str) else value
+        if not isinstance(squares, tuple | list) or not all(
+            s in ("a1", "h1", "a8", "h8") for s in squares
+        ):
+            raise VariantError(
+                f"option {key}={value!r}: expected rook squares from 'a1', 'h1', 'a8', 'h8'"
+            )
+        return tuple(dict.fromkeys(squares))
+
+
+def _is_ouk(variant: Variant) -> bool:
+    return variant.gates is GateRule.KING_AND_MET_LEAPS
+
+
+def _is_makruk(variant: Variant) -> bool:
+    return variant.counting is CountingRule.MAKRUK and variant.gates is GateRule.NONE
+
+
+def _is_sittuyin(variant: Variant) -> bool:
+    return variant.setup is SetupRule.DROPS
+
+
+OPTIONS: dict[str, _OptionSpec] = {
+    "ouk_require_no_capture": _OptionSpec(bool, _is_ouk),
+    "ouk_king_leap": _OptionSpec(KingLeap, _is_ouk),
+    "ouk_met_leap": _OptionSpec(MetLeap, _is_ouk),
+    "ouk_rook_aim_cancels": _OptionSpec(bool, _is_ouk),
+    "sut_khun": _OptionSpec(bool, _is_makruk),
+    "sut_met": _OptionSpec(bool, _is_makruk),
+    "sut_ma": _OptionSpec(bool, _is_makruk),
+    "takhen_rua": _OptionSpec(tuple, _is_makruk),
+    "sutra_window": _OptionSpec(SutraWindow, _is_makruk),
+    "sittuyin_setup": _OptionSpec(SittuyinSetup, _is_sittuyin),
+    "show_promoted": _OptionSpec(bool, lambda variant: True),
+}
 
 MAKRUK = Variant(
     name="makruk",
@@ -119,7 +314,47 @@ MAKRUK = Variant(
     counting=CountingRule.MAKRUK,
 )
 
-VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (MAKRUK,)}
+CAMBODIAN = Variant(
+    name="cambodian",
+    title="Ouk Chatrang",
+    aliases=("ouk", "ouk chatrang", "ouk chaktrang", "cambodian chess"),
+    start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1",
+    piece_types=(PAWN, KNIGHT, KHON, MET, ROOK, KING),
+    promotion=PromotionRule.ON_ENTRY,
+    promotion_rank=6,
+    promoted_type=MET,
+    gates=GateRule.KING_AND_MET_LEAPS,
+    counting=CountingRule.CAMBODIAN,
+)
+
+KAROUK = dataclasses.replace(
+    CAMBODIAN,
+    name="karouk",
+    title="Kar Ouk",
+    aliases=("kar ouk",),
+    start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 1+1 0 1",
+    checks_to_win=1,
+)
+
+SITTUYIN = Variant(
+    name="sittuyin",
+    title="Sittuyin",
+    aliases=("burmese", "burmese chess", "sittuyin"),
+    start_fen="8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1",
+    piece_types=(PAWN, KNIGHT, KHON, FERZ, ROOK, KING),
+    promotion=PromotionRule.SEPARATE_MOVE,
+    promotion_rank=5,
+    promoted_type=FERZ,
+    setup=SetupRule.DROPS,
+    drop_ranks=(1, 2, 3),
+    rook_drop_ranks=(1,),
+    counting=CountingRule.ASEAN,
+    n_move_rule=50,
+)
+
+VARIANTS: dict[str, Variant] = {
+    variant.name: variant for variant in (MAKRUK, CAMBODIAN, KAROUK, SITTUYIN)
+}
 
 
 def _normalise(name: str) -> str:
@@ -143,31 +378,42 @@ def variant_names() -> list[str]:
     return sorted(VARIANTS)
 
 
-def find_variant(name: str | Variant) -> Variant:
-    """The variant called ``name`` (case-insensitive; aliases such as ``"thai"`` work).
+def find_variant(name: str | Variant, **options: Any) -> Variant:
+    """The variant called ``name`` (case-insensitive; aliases such as ``"thai"`` work), with
+    ``options`` applied (see :meth:`Variant.with_options`).
 
-    A :class:`Variant` passes through unchanged.
+    A :class:`Variant` passes through, with ``options`` applied.
 
-    :raises VariantError: for an unknown name, listing the known ones.
+    :raises VariantError: for an unknown name, listing the known ones, or a bad option.
     """
     if isinstance(name, Variant):
-        return name
-    if isinstance(name, str):
+        found: Variant | None = name
+    elif isinstance(name, str):
         key = _normalise(name)
         found = _ALIASES.get(key) or _ALIASES.get(key.replace(" ", ""))
-        if found is not None:
-            return found
-    known = ", ".join(variant_names())
-    raise VariantError(f"unknown variant {name!r}; known variants: {known}")
+    else:
+        found = None
+    if found is None:
+        known = ", ".join(variant_names())
+        raise VariantError(f"unknown variant {name!r}; known variants: {known}")
+    return found.with_options(**options) if options else found
 
 
 __all__ = [
+    "CAMBODIAN",
+    "KAROUK",
     "MAKRUK",
+    "OPTIONS",
+    "SITTUYIN",
     "VARIANTS",
     "CountingRule",
     "GateRule",
+    "KingLeap",
+    "MetLeap",
     "PromotionRule",
     "SetupRule",
+    "SittuyinSetup",
+    "SutraWindow",
     "Variant",
     "find_variant",
     "variant_names",

@@ -6,12 +6,16 @@ code as plain Python.
 
 from __future__ import annotations
 
-from .compile import apply_variant
-from .makemove import last_move, make_move, unmake_move
-from .movegen import generate_moves
-from .perft import perft
-from .position import capacity, compute_key, grown, new_arrays
-from .queries import (
+from ._cache import drop_stale_cache
+
+drop_stale_cache()
+
+from .compile import apply_variant  # noqa: E402
+from .makemove import last_move, make_move, unmake_move  # noqa: E402
+from .movegen import generate_moves  # noqa: E402
+from .perft import perft  # noqa: E402
+from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
+from .queries import (  # noqa: E402
     checkers,
     move_gives_check,
     reply_count,

@@ -64,9 +64,12 @@ def king_square(bbs: np.ndarray, color: int) -> int:
 
 @jit
 def checkers_of(bbs: np.ndarray, color: int) -> np.uint64:
-    """Enemy pieces giving check to the king of ``color``."""
+    """Enemy pieces giving check to the king of ``color`` (none while the king is in hand)."""
+    king = bbs[BB_TYPE + KING] & bbs[BB_COLOR + color]
+    if king == ZERO:
+        return ZERO
     occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
-    return attackers_of_color(bbs, 1 - color, king_square(bbs, color), occupied)
+    return attackers_of_color(bbs, 1 - color, lsb(king), occupied)
 
 
 @jit

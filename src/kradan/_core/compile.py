@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..variants import CountingRule, GateRule, PromotionRule, SetupRule, Variant
+from ..variants import (
+    CountingRule,
+    GateRule,
+    KingLeap,
+    MetLeap,
+    PromotionRule,
+    SetupRule,
+    SutraWindow,
+    Variant,
+)
 from . import layout as L
-from .tables import RANK_MASKS
+from .tables import LONG_DIAGONALS, RANK_MASKS
 
 _PROMOTION = {
     PromotionRule.NONE: L.PROMOTION_NONE,
@@ -20,6 +29,32 @@ _COUNTING = {
     CountingRule.ASEAN: L.COUNTING_ASEAN,
 }
 _GATES = {GateRule.NONE: L.GATES_NONE, GateRule.KING_AND_MET_LEAPS: L.GATES_OUK}
+_WINDOWS = {
+    SutraWindow.UNMOVED_AND_NO_CAPTURE: L.WINDOW_UNMOVED_AND_NO_CAPTURE,
+    SutraWindow.UNMOVED: L.WINDOW_UNMOVED,
+    SutraWindow.FIRST_MOVE_ONLY: L.WINDOW_FIRST_MOVE_ONLY,
+}
+
+
+def _leap_flags(variant: Variant) -> int:
+    flags = 0
+    if variant.ouk_require_no_capture:
+        flags |= L.LEAP_REQUIRE_NO_CAPTURE
+    if variant.ouk_king_leap is KingLeap.ANY_KNIGHT:
+        flags |= L.LEAP_KING_ANY_KNIGHT
+    if variant.ouk_met_leap is MetLeap.CLEAR_PATH:
+        flags |= L.LEAP_MET_CLEAR_PATH
+    if variant.ouk_rook_aim_cancels:
+        flags |= L.LEAP_ROOK_AIM_CANCELS
+    return flags
+
+
+def _sutras(variant: Variant) -> int:
+    return (
+        (L.SUTRA_KHUN if variant.sut_khun else 0)
+        | (L.SUTRA_MET if variant.sut_met else 0)
+        | (L.SUTRA_MA if variant.sut_ma else 0)
+    )
 
 
 def _relative_ranks_mask(color: int, ranks: tuple[int, ...] | range) -> np.uint64:
@@ -38,8 +73,14 @@ def apply_variant(bbs: np.ndarray, info: np.ndarray, variant: Variant) -> None:
     info[L.V_CHECK_WINS] = 1 if variant.checks_to_win else 0
     info[L.V_DROPS] = 1 if variant.setup is SetupRule.DROPS else 0
     info[L.V_PROMOTED_TYPE] = L.MET
+    info[L.V_LEAP_FLAGS] = _leap_flags(variant)
+    info[L.V_SUTRAS] = _sutras(variant)
+    info[L.V_SUTRA_WINDOW] = _WINDOWS[variant.sutra_window]
     for color in (L.WHITE, L.BLACK):
         promotion_ranks = range(variant.promotion_rank, 9) if variant.promotion_rank else ()
-        bbs[L.BB_PROMO_ZONE + color] = _relative_ranks_mask(color, promotion_ranks)
+        zone = _relative_ranks_mask(color, promotion_ranks)
+        if variant.promotion is PromotionRule.SEPARATE_MOVE:
+            zone &= LONG_DIAGONALS  # Sittuyin: the sit-ke lines in the opponent's half
+        bbs[L.BB_PROMO_ZONE + color] = zone
         bbs[L.BB_DROP_ZONE + color] = _relative_ranks_mask(color, variant.drop_ranks)
         bbs[L.BB_ROOK_DROP_ZONE + color] = _relative_ranks_mask(color, variant.rook_drop_ranks)

@@ -58,7 +58,6 @@ I_GAME_PLY = 68  # plies since the start (fullmove = 1 + game_ply // 2)
 I_CHECKS = 69  # 2 entries: checks a side still needs to give to win (Kar Ouk); 0 = unused
 I_HAND = 71  # 12 entries: pieces in hand, [colour * 6 + type]
 I_SP = 83  # undo stack pointer (number of moves made with this array)
-I_CAPTURES = 84  # number of captures since the position was set up (sutra / Ouk windows)
 
 # variant parameters, copied into every position when it is set up
 V_PROMOTION = 90  # one of PROMOTION_*
@@ -67,6 +66,9 @@ V_GATES = 92  # one of GATES_*
 V_CHECK_WINS = 93  # 1 when giving check ends the game (Kar Ouk)
 V_DROPS = 94  # 1 when pieces in hand must be dropped before any move (Sittuyin setup)
 V_PROMOTED_TYPE = 95  # the type a pawn promotes to
+V_LEAP_FLAGS = 96  # LEAP_* bits: the Ouk options
+V_SUTRAS = 97  # SUTRA_* bits: the Makruk sutras switched on
+V_SUTRA_WINDOW = 98  # one of WINDOW_*
 INFO_STATE_NB = 100  # size of the position part of ``info``
 
 # the integer part of one undo record
@@ -77,8 +79,7 @@ UI_COUNT_LIMIT = 3
 UI_COUNT_PLY = 4
 UI_CHECKS_W = 5
 UI_CHECKS_B = 6
-UI_CAPTURES = 7
-UNDO_INFO_NB = 8
+UNDO_INFO_NB = 7
 
 # variant parameter values
 PROMOTION_NONE = 0
@@ -92,6 +93,21 @@ COUNTING_ASEAN = 3
 
 GATES_NONE = 0
 GATES_OUK = 1
+
+LEAP_REQUIRE_NO_CAPTURE = 1  # leaps only while all 32 pieces are on the board
+LEAP_KING_ANY_KNIGHT = 2  # the king may leap to any knight square, not just the rank ahead
+LEAP_MET_CLEAR_PATH = 4  # the met's two-square move needs the square in between empty
+LEAP_ROOK_AIM_CANCELS = 8  # an enemy rook reaching the king's rank or file cancels its leap
+
+SUTRA_KHUN = 1
+SUTRA_MET = 2
+SUTRA_MA = 4
+
+WINDOW_UNMOVED_AND_NO_CAPTURE = 0
+WINDOW_UNMOVED = 1
+WINDOW_FIRST_MOVE_ONLY = 2
+
+FULL_ARMY = 32  # pieces on the board when nothing has been captured
 
 # --- packed moves (int32 inside the kernel) -------------------------------------------------------
 MOVE_NONE = 0

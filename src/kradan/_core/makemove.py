@@ -21,19 +21,23 @@ from .layout import (
     BB_TYPE,
     COUNTING_CAMBODIAN,
     COUNTING_NONE,
-    GATES_OUK,
     I_BOARD,
-    I_CAPTURES,
     I_CHECKS,
     I_COUNT_LIMIT,
     I_COUNT_PLY,
     I_GAME_PLY,
+    I_HAND,
     I_RULE50,
     I_SP,
     I_STM,
     INFO_STATE_NB,
+    KIND_DROP,
+    KIND_NORMAL,
+    KIND_PIECE_PROMOTION,
     KIND_PROMOTION,
+    KIND_SUTRA,
     KING,
+    LEAP_ROOK_AIM_CANCELS,
     MOVE_FROM_SHIFT,
     MOVE_KIND_MASK,
     MOVE_KIND_SHIFT,
@@ -41,12 +45,12 @@ from .layout import (
     MOVE_PIECE_SHIFT,
     MOVE_TO_MASK,
     PAWN,
+    PIECE_TYPE_NB,
     ROOK,
     UB_GATES,
     UB_KEY,
     UB_PROMOTED,
     UI_CAPTURED,
-    UI_CAPTURES,
     UI_CHECKS_B,
     UI_CHECKS_W,
     UI_COUNT_LIMIT,
@@ -57,13 +61,14 @@ from .layout import (
     UNDO_INFO_NB,
     V_CHECK_WINS,
     V_COUNTING,
-    V_GATES,
+    V_LEAP_FLAGS,
 )
 from .tables import (
     FILE_MASKS,
     RANK_MASKS,
     ZOBRIST_CHECKS,
     ZOBRIST_GATE,
+    ZOBRIST_HAND,
     ZOBRIST_PIECE,
     ZOBRIST_SIDE,
 )
@@ -122,7 +127,7 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
     kind = move_kind(move)
     to_bit = bit(to)
     from_bit = bit(frm)
-    captured = info[I_BOARD + to]
+    captured = info[I_BOARD + to] if kind in (KIND_NORMAL, KIND_PROMOTION) else 0
 
     info[ui + UI_MOVE] = move
     info[ui + UI_CAPTURED] = captured
@@ -131,44 +136,61 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
     info[ui + UI_COUNT_PLY] = info[I_COUNT_PLY]
     info[ui + UI_CHECKS_W] = info[I_CHECKS]
     info[ui + UI_CHECKS_B] = info[I_CHECKS + 1]
-    info[ui + UI_CAPTURES] = info[I_CAPTURES]
     key = bbs[BB_KEY]
     bbs[ub + UB_KEY] = key
     bbs[ub + UB_GATES] = bbs[BB_GATES]
     promoted = bbs[BB_PROMOTED]
     bbs[ub + UB_PROMOTED] = promoted
 
-    if captured != 0:
-        _toggle(bbs, captured, to_bit)
-        key ^= ZOBRIST_PIECE[captured, to]
-        info[I_CAPTURES] += 1
-    code = info[I_BOARD + frm]
-    new_code = code
-    if kind == KIND_PROMOTION:
-        new_code = (us << 3) | (move_piece(move) + 1)
-    _toggle(bbs, code, from_bit)
-    _toggle(bbs, new_code, to_bit)
-    info[I_BOARD + frm] = 0
-    info[I_BOARD + to] = new_code
-    key ^= ZOBRIST_PIECE[code, frm] ^ ZOBRIST_PIECE[new_code, to] ^ ZOBRIST_SIDE[0]
-    bbs[BB_KEY] = key
-    if promoted != ZERO or kind == KIND_PROMOTION:
-        if promoted & from_bit:
-            promoted ^= from_bit | to_bit
-        elif promoted & to_bit:
-            promoted ^= to_bit  # the captured piece was a promoted one
-        if kind == KIND_PROMOTION:
-            promoted |= to_bit
-        bbs[BB_PROMOTED] = promoted
+    if kind == KIND_DROP:
+        ptype = move_piece(move)
+        slot = I_HAND + us * PIECE_TYPE_NB + ptype
+        key ^= ZOBRIST_HAND[us, ptype, info[slot]]
+        info[slot] -= 1
+        key ^= ZOBRIST_HAND[us, ptype, info[slot]]
+        code = (us << 3) | (ptype + 1)
+        _toggle(bbs, code, to_bit)
+        info[I_BOARD + to] = code
+        key ^= ZOBRIST_PIECE[code, to]
+        moved_type = PAWN  # a drop can never be undone: like a pawn move, it resets the clock
+    else:
+        if captured != 0:
+            _toggle(bbs, captured, to_bit)
+            key ^= ZOBRIST_PIECE[captured, to]
+        code = info[I_BOARD + frm]
+        moved_type = (code & 7) - 1
+        new_code = code
+        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
+            new_code = (us << 3) | (move_piece(move) + 1)
+        elif kind == KIND_SUTRA:
+            # the pawn on the target square first steps forward, then the piece takes its place
+            pawn_to = to + 8 if us == 0 else to - 8
+            pawn = info[I_BOARD + to]
+            _toggle(bbs, pawn, to_bit | bit(pawn_to))
+            info[I_BOARD + pawn_to] = pawn
+            key ^= ZOBRIST_PIECE[pawn, to] ^ ZOBRIST_PIECE[pawn, pawn_to]
+            moved_type = PAWN
+        _toggle(bbs, code, from_bit)
+        _toggle(bbs, new_code, to_bit)
+        info[I_BOARD + frm] = 0
+        info[I_BOARD + to] = new_code
+        key ^= ZOBRIST_PIECE[code, frm] ^ ZOBRIST_PIECE[new_code, to]
+        if promoted != ZERO or new_code != code:
+            if promoted & from_bit:
+                promoted ^= from_bit | to_bit
+            elif promoted & to_bit:
+                promoted ^= to_bit  # the captured piece was a promoted one
+            if new_code != code:
+                promoted |= to_bit
+            bbs[BB_PROMOTED] = promoted
+    bbs[BB_KEY] = key ^ ZOBRIST_SIDE[0]
 
-    moved_type = (code & 7) - 1
-    if info[V_GATES] == GATES_OUK:
-        lost = from_bit | to_bit
-        if moved_type == ROOK:
+    if bbs[BB_GATES] != ZERO:
+        lost = from_bit | to_bit if kind != KIND_DROP else to_bit
+        if moved_type == ROOK and info[V_LEAP_FLAGS] & LEAP_ROOK_AIM_CANCELS:
             # an enemy rook arriving on the king's rank or file cancels the king's leap (x-ray)
             their_king = bbs[BB_TYPE + KING] & bbs[BB_COLOR + them]
-            line = RANK_MASKS[to >> 3] | FILE_MASKS[to & 7]
-            lost |= their_king & line
+            lost |= their_king & (RANK_MASKS[to >> 3] | FILE_MASKS[to & 7])
         _clear_gates(bbs, lost)
 
     if captured != 0 or moved_type == PAWN:
@@ -189,7 +211,8 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
         info[I_COUNT_LIMIT] != 0 or bbs[BB_TYPE + PAWN] == ZERO or rule == COUNTING_CAMBODIAN
     ):
         captured_type = (captured & 7) - 1 if captured != 0 else -1
-        update_counting(bbs, info, us, captured_type, kind == KIND_PROMOTION)
+        promotion = kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION)
+        update_counting(bbs, info, us, captured_type, promotion)
     info[I_SP] = sp + 1
 
 
@@ -204,21 +227,31 @@ def unmake_move_inline(bbs: np.ndarray, info: np.ndarray) -> int:
     them = info[I_STM]
     us = 1 - them
     to = move_to(move)
-    frm = move_from(move)
     kind = move_kind(move)
     to_bit = bit(to)
 
     code = info[I_BOARD + to]
-    old_code = code
-    if kind == KIND_PROMOTION:
-        old_code = (us << 3) | (PAWN + 1)
     _toggle(bbs, code, to_bit)
-    _toggle(bbs, old_code, bit(frm))
-    info[I_BOARD + frm] = old_code
-    captured = info[ui + UI_CAPTURED]
-    info[I_BOARD + to] = captured
-    if captured != 0:
-        _toggle(bbs, captured, to_bit)
+    if kind == KIND_DROP:
+        info[I_BOARD + to] = 0
+        info[I_HAND + us * PIECE_TYPE_NB + move_piece(move)] += 1
+    else:
+        frm = move_from(move)
+        old_code = code
+        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
+            old_code = (us << 3) | (PAWN + 1)
+        _toggle(bbs, old_code, bit(frm))
+        captured = info[ui + UI_CAPTURED]
+        info[I_BOARD + to] = captured
+        info[I_BOARD + frm] = old_code  # after the target: an in-place promotion has frm == to
+        if captured != 0:
+            _toggle(bbs, captured, to_bit)
+        if kind == KIND_SUTRA:
+            pawn_to = to + 8 if us == 0 else to - 8
+            pawn = info[I_BOARD + pawn_to]
+            _toggle(bbs, pawn, to_bit | bit(pawn_to))
+            info[I_BOARD + pawn_to] = 0
+            info[I_BOARD + to] = pawn
 
     info[I_STM] = us
     info[I_GAME_PLY] -= 1
@@ -227,7 +260,6 @@ def unmake_move_inline(bbs: np.ndarray, info: np.ndarray) -> int:
     info[I_COUNT_PLY] = info[ui + UI_COUNT_PLY]
     info[I_CHECKS] = info[ui + UI_CHECKS_W]
     info[I_CHECKS + 1] = info[ui + UI_CHECKS_B]
-    info[I_CAPTURES] = info[ui + UI_CAPTURES]
     bbs[BB_KEY] = bbs[ub + UB_KEY]
     bbs[BB_GATES] = bbs[ub + UB_GATES]
     bbs[BB_PROMOTED] = bbs[ub + UB_PROMOTED]

@@ -10,12 +10,12 @@ import numpy as np
 
 from .attacks import attackers_of_color, is_attacked, pinned_pieces, rook_attacks
 from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
+from .emit import emit, pack_move
 from .layout import (
     BB_COLOR,
     BB_GATES,
     BB_PROMO_ZONE,
     BB_TYPE,
-    GATES_OUK,
     I_CHECKS,
     I_STM,
     KHON,
@@ -24,60 +24,31 @@ from .layout import (
     KING,
     KNIGHT,
     MET,
-    MOVE_FROM_SHIFT,
-    MOVE_KIND_SHIFT,
-    MOVE_PIECE_SHIFT,
     PAWN,
     PROMOTION_ON_MOVE,
+    PROMOTION_SITTUYIN,
     ROOK,
     V_CHECK_WINS,
-    V_GATES,
+    V_DROPS,
     V_PROMOTED_TYPE,
     V_PROMOTION,
+)
+from .special import (
+    generate_drops,
+    generate_first_moves,
+    generate_sittuyin_promotions,
+    hand_count,
 )
 from .tables import (
     BETWEEN,
     FERZ_ATTACKS,
     KHON_ATTACKS,
     KING_ATTACKS,
-    KING_LEAPS_FORWARD,
     KNIGHT_ATTACKS,
     LINE,
     PAWN_ATTACKS,
     PAWN_PUSHES,
-    TWO_AHEAD,
 )
-
-
-@jit_inline
-def pack_move(from_sq: int, to_sq: int, kind: int, piece: int) -> int:
-    """The ``int32`` form of a move used inside the kernel."""
-    return (
-        to_sq
-        | (from_sq << MOVE_FROM_SHIFT)
-        | (kind << MOVE_KIND_SHIFT)
-        | (piece << MOVE_PIECE_SHIFT)
-    )
-
-
-@jit_inline
-def _emit(
-    out: np.ndarray,
-    n: int,
-    from_sq: int,
-    targets: np.uint64,
-    kind: int,
-    piece: int,
-    count_only: bool,
-) -> int:
-    if count_only:
-        return n + popcount(targets)
-    head = pack_move(from_sq, 0, kind, piece)
-    while targets:
-        out[n] = head | lsb(targets)
-        targets = pop_lsb(targets)
-        n += 1
-    return n
 
 
 @jit_inline
@@ -92,6 +63,8 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
     if game_stopped_by_check(info):
         return 0
     us = info[I_STM]
+    if info[V_DROPS] != 0 and hand_count(info, us) > 0:
+        return generate_drops(bbs, info, out, count_only)
     them = 1 - us
     own = bbs[BB_COLOR + us]
     occupied = own | bbs[BB_COLOR + them]
@@ -113,19 +86,6 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
             else:
                 out[n] = pack_move(ksq, to, KIND_NORMAL, 0)
                 n += 1
-    gates_on = info[V_GATES] == GATES_OUK and (bbs[BB_GATES] & own) != ZERO
-    # Ouk king leap: only with its gate, never out of check, onto an empty square
-    if gates_on and checkers == ZERO and (bbs[BB_GATES] & king_bb) != ZERO:
-        targets = KING_LEAPS_FORWARD[us, ksq] & ~occupied
-        while targets:
-            to = lsb(targets)
-            targets = pop_lsb(targets)
-            if not is_attacked(bbs, them, to, without_king):
-                if count_only:
-                    n += 1
-                else:
-                    out[n] = pack_move(ksq, to, KIND_NORMAL, 0)
-                    n += 1
 
     if checkers != ZERO and popcount(checkers) > 1:
         return n
@@ -139,13 +99,13 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
     while pieces:
         sq = lsb(pieces)
         pieces = pop_lsb(pieces)
-        n = _emit(out, n, sq, KNIGHT_ATTACKS[sq] & allowed, KIND_NORMAL, 0, count_only)
+        n = emit(out, n, sq, KNIGHT_ATTACKS[sq] & allowed, KIND_NORMAL, 0, count_only)
 
     pieces = bbs[BB_TYPE + MET] & own & ~pinned  # diagonal steps never stay on a rank or file
     while pieces:
         sq = lsb(pieces)
         pieces = pop_lsb(pieces)
-        n = _emit(out, n, sq, FERZ_ATTACKS[sq] & allowed, KIND_NORMAL, 0, count_only)
+        n = emit(out, n, sq, FERZ_ATTACKS[sq] & allowed, KIND_NORMAL, 0, count_only)
 
     pieces = bbs[BB_TYPE + KHON] & own
     while pieces:
@@ -154,7 +114,7 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
         targets = KHON_ATTACKS[us, sq] & allowed
         if pinned & bit(sq):
             targets &= LINE[ksq, sq]
-        n = _emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
+        n = emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
 
     pieces = bbs[BB_TYPE + ROOK] & own
     while pieces:
@@ -163,7 +123,7 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
         targets = rook_attacks(sq, occupied) & allowed
         if pinned & bit(sq):
             targets &= LINE[ksq, sq]
-        n = _emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
+        n = emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
 
     enemies = bbs[BB_COLOR + them]
     empty = ~occupied
@@ -177,17 +137,11 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
         targets = ((PAWN_PUSHES[us, sq] & empty) | (PAWN_ATTACKS[us, sq] & enemies)) & allowed
         if pinned & bit(sq):
             targets &= LINE[ksq, sq]
-        n = _emit(out, n, sq, targets & ~zone, KIND_NORMAL, 0, count_only)
-        n = _emit(out, n, sq, targets & zone, KIND_PROMOTION, promoted_type, count_only)
+        n = emit(out, n, sq, targets & ~zone, KIND_NORMAL, 0, count_only)
+        n = emit(out, n, sq, targets & zone, KIND_PROMOTION, promoted_type, count_only)
 
-    if gates_on:
-        # Ouk met leap: two squares straight ahead onto an empty square, jumping the middle one
-        pieces = bbs[BB_TYPE + MET] & own & bbs[BB_GATES]
-        while pieces:
-            sq = lsb(pieces)
-            pieces = pop_lsb(pieces)
-            targets = TWO_AHEAD[us, sq] & empty & allowed
-            if pinned & bit(sq):
-                targets &= LINE[ksq, sq]
-            n = _emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
+    if bbs[BB_GATES] & own:
+        n = generate_first_moves(bbs, info, out, n, count_only, checkers, allowed, pinned)
+    if info[V_PROMOTION] == PROMOTION_SITTUYIN and (bbs[BB_TYPE + MET] & own) == ZERO:
+        n = generate_sittuyin_promotions(bbs, info, out, n, count_only, checkers, allowed, pinned)
     return n

@@ -115,6 +115,8 @@ for _a in range(64):
         BETWEEN[_a, _b] = _from_a & _from_b
 
 RANK_MASKS = _table([0xFF << (8 * r) for r in range(8)])
+# the two long diagonals a1-h8 and a8-h1 (Sittuyin's sit-ke lines)
+LONG_DIAGONALS = _U64(_bb([9 * i for i in range(8)] + [7 * (i + 1) for i in range(8)]))
 FILE_MASKS = _table([0x0101010101010101 << f for f in range(8)])
 
 # Zobrist keys: fixed seed, so keys are the same in every process and release.

@@ -24,7 +24,7 @@ import numpy as np
 from .. import _core
 from .._core import layout as L
 from ..errors import InvalidFenError
-from ..variants import GateRule, SetupRule, Variant
+from ..variants import SetupRule, Variant
 
 _DIGITS = re.compile(r"\d+")
 
@@ -120,19 +120,22 @@ def _number(fen: str, text: str, what: str) -> int:
     return int(text)
 
 
-def _parse_gates(fen: str, text: str, variant: Variant, info: np.ndarray) -> np.uint64:
-    if variant.gates is GateRule.NONE or text == "-":
-        return np.uint64(0)
+def _parse_gates(text: str, variant: Variant, info: np.ndarray) -> np.uint64:
+    """First-move rights, read as Fairy-Stockfish reads its gates: a file letter (upper case
+    for White's first rank, lower case for Black's eighth) keeps a right for the piece of that
+    colour standing there; letters of other kinds and rights on empty or enemy-held squares are
+    ignored, as Fairy-Stockfish ignores them."""
     gates = np.uint64(0)
+    if not variant.keeps_first_move_rights:
+        return gates
     for char in text:
         if char.lower() not in "abcdefgh":
-            raise _fail(fen, f"gate field {text!r}: {char!r} is not a file letter A-H or a-h")
+            continue
         color = L.WHITE if char.isupper() else L.BLACK
         sq = (0 if color == L.WHITE else 56) + "abcdefgh".index(char.lower())
         code = info[L.I_BOARD + sq]
-        if code == 0 or code >> 3 != color or (code & 7) - 1 not in (L.KING, L.MET):
-            raise _fail(fen, f"gate {char!r} needs its side's king or met on that square")
-        gates |= np.uint64(1) << np.uint64(sq)
+        if code != 0 and code >> 3 == color:
+            gates |= np.uint64(1) << np.uint64(sq)
     return gates
 
 
@@ -206,7 +209,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     info[L.I_GAME_PLY] = max(2 * (fullmove - 1), 0) + (1 if black else 0)
     info[L.I_CHECKS] = checks[0]
     info[L.I_CHECKS + 1] = checks[1]
-    bbs[L.BB_GATES] = _parse_gates(fen, gates_text, variant, info)
+    bbs[L.BB_GATES] = _parse_gates(gates_text, variant, info)
 
     _validate_position(fen, bbs, info, variant, placement)
     bbs[L.BB_KEY] = _core.compute_key(bbs, info)
@@ -271,7 +274,7 @@ def _hand_text(info: np.ndarray, variant: Variant) -> str:
 
 
 def _gates_text(bbs: np.ndarray, variant: Variant) -> str:
-    if variant.gates is GateRule.NONE:
+    if not variant.keeps_first_move_rights:
         return "-"
     gates = int(bbs[L.BB_GATES])
     white = "".join("ABCDEFGH"[f] for f in range(8) if gates >> f & 1)
