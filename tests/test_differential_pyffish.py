@@ -12,7 +12,7 @@ from kradan import Board
 sf = pytest.importorskip("pyffish", reason="pyffish (the Fairy-Stockfish oracle) is not installed")
 
 # pyffish needs about 1.5 ms per call, so the samples are sized to keep this module near a minute
-GAMES = 24
+GAMES = {"makruk": 16, "cambodian": 10, "karouk": 10, "sittuyin": 12}
 MAX_PLIES = 160
 
 
@@ -23,24 +23,44 @@ def _pick(rng: random.Random, board: Board, moves: list) -> object:
     return rng.choice(moves)
 
 
-@pytest.mark.parametrize("seed", range(GAMES))
-def test_random_game_matches_fairy_stockfish(seed: int) -> None:
+CASES = [(variant, seed) for variant, games in GAMES.items() for seed in range(games)]
+
+
+@pytest.mark.parametrize(("variant", "seed"), CASES, ids=[f"{v}-{s}" for v, s in CASES])
+def test_random_game_matches_fairy_stockfish(variant: str, seed: int) -> None:
+    """Whole games (Sittuyin's from its setup phase), compared after every ply."""
     rng = random.Random(seed)
-    board = Board(variant="makruk")
+    board = Board(variant=variant)
     start = board.fen()
     played: list[str] = []
     for _ in range(MAX_PLIES):
         ours = sorted(m.uci() for m in board.legal_moves)
-        theirs = sorted(sf.legal_moves("makruk", start, played))
+        theirs = sorted(sf.legal_moves(variant, start, played))
         assert ours == theirs, f"legal moves after {played}"
-        assert board.fen() == sf.get_fen("makruk", start, played), f"FEN after {played}"
+        fen = board.fen()
+        assert fen == sf.get_fen(variant, start, played), f"FEN after {played}"
         if not ours:
             break
         move = _pick(rng, board, list(board.legal_moves))
-        assert board.san(move) == sf.get_san("makruk", board.fen(), move.uci())
-        assert board.gives_check(move) == sf.gives_check("makruk", board.fen(), [move.uci()])
+        assert board.san(move) == sf.get_san(variant, fen, move.uci()), (fen, move)
+        assert board.gives_check(move) == sf.gives_check(variant, fen, [move.uci()]), (fen, move)
         board.push(move)
         played.append(move.uci())
+
+
+def test_sittuyin_games_reach_promotions() -> None:
+    """The Sittuyin sample above must include promotions, or it would prove little about them."""
+    promotions = 0
+    for seed in range(GAMES["sittuyin"]):
+        rng = random.Random(seed)
+        board = Board(variant="sittuyin")
+        for _ in range(MAX_PLIES):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            promotions += sum(1 for m in moves if m.promotion)
+            board.push(_pick(rng, board, moves))
+    assert promotions > 0
 
 
 def _random_position(rng: random.Random) -> str:
