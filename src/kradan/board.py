@@ -11,21 +11,21 @@ Move.from_uci('e3e4')
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, sittuyin_setup
 from ._core import layout as L
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidSetupError
 from .move import Move
 from .movecodec import codec_for
 from .notation import fen as fen_notation
 from .notation import san as san_notation
-from .pieces import BLACK, WHITE, Color, Piece, Square
-from .variants import Variant, find_variant
+from .pieces import BLACK, SQUARE_NAMES, WHITE, Color, Piece, Square
+from .variants import SetupRule, SittuyinSetup, Variant, find_variant
 
 _GROWTH_MARGIN = 8  # undo records kept free beyond the game's history
 
@@ -80,6 +80,7 @@ class Board:
         self._legal: list[int] | None = None
         self._legal_moves: list[Move] | None = None
         self._saved: list[tuple[list[int] | None, list[Move] | None]] = []
+        self._screened: dict[Color, list[Move]] = {}
         self.set_fen(self.variant.starting_fen if fen is None else fen)
 
     # --- position set-up and FEN -------------------------------------------------------------
@@ -92,6 +93,7 @@ class Board:
         self._bbs, self._info = fen_notation.parse_fen(fen, self.variant)
         self.move_stack = []
         self._saved = []
+        self._screened = {}
         self._forget_legal()
 
     def fen(self, *, show_promoted: bool | None = None) -> str:
@@ -192,6 +194,14 @@ class Board:
         :raises IllegalMoveError: when the move is not legal here; the board is unchanged.
         """
         code = self._code_of(move)
+        if move.drop is not None and self.variant.sittuyin_setup is SittuyinSetup.SCREENED:
+            raise IllegalMoveError(
+                f"illegal move {move.uci()!r} in {self.fen()!r}: in a screened setup each side "
+                "submits its whole arrangement with submit_setup()"
+            )
+        self._push_code(code, move)
+
+    def _push_code(self, code: int, move: Move) -> None:
         if _core.capacity(self._info) - int(self._info[L.I_SP]) < _GROWTH_MARGIN:
             need = 2 * _core.capacity(self._info)
             self._bbs, self._info = _core.grown(self._bbs, self._info, need)
@@ -237,6 +247,45 @@ class Board:
         move = self.parse_uci(uci)
         self.push(move)
         return move
+
+    def hand(self, color: Color) -> dict[int, int]:
+        """Pieces ``color`` holds in hand, by piece type (only Sittuyin's setup has any)."""
+        base = L.I_HAND + (L.WHITE if color else L.BLACK) * L.PIECE_TYPE_NB
+        counts = {}
+        for index, piece_type in enumerate(self.variant.piece_types):
+            if int(self._info[base + index]):
+                counts[piece_type] = int(self._info[base + index])
+        return counts
+
+    def submit_setup(self, color: Color, arrangement: Mapping[str, str] | str) -> bool:
+        """Sittuyin's screened setup: ``color`` hands in its whole arrangement unseen.
+
+        ``arrangement`` maps squares to letters (``{"e2": "K", ...}``) or names a preset of
+        :data:`kradan.sittuyin_setup.PRESETS`. Nothing changes on the board until both sides
+        have submitted; then both arrangements are played as alternating drops. Returns whether
+        that has happened.
+
+        :raises InvalidSetupError: for an arrangement that breaks a rule (the message names the
+            square and the rule), a game without a setup phase, or a second submission.
+        """
+        if self.variant.setup is not SetupRule.DROPS:
+            raise InvalidSetupError(f"{self.variant.name} has no setup phase")
+        side = "White" if color else "Black"
+        if color in self._screened:
+            raise InvalidSetupError(f"{side} has already submitted its setup")
+        hand = self.hand(color)
+        if not hand:
+            raise InvalidSetupError(f"{side} has no pieces left to set up")
+        occupied = {SQUARE_NAMES[sq] for sq in self.piece_map()}
+        self._screened[color] = sittuyin_setup.arrangement_drops(hand, occupied, color, arrangement)
+        if len(self._screened) < 2:
+            return False
+        queues = {WHITE: list(self._screened[WHITE]), BLACK: list(self._screened[BLACK])}
+        self._screened = {}
+        while queues[WHITE] or queues[BLACK]:
+            move = queues[self.turn].pop(0)
+            self._push_code(self._code_of(move), move)
+        return True
 
     def uci(self, move: Move) -> str:
         """The UCI string of ``move`` (Fairy-Stockfish's form)."""

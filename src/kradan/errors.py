@@ -31,6 +31,10 @@ class AmbiguousMoveError(KradanError, ValueError):
     """A SAN move that more than one legal move matches."""
 
 
+class InvalidSetupError(KradanError, ValueError):
+    """A Sittuyin arrangement that breaks a setup rule (square, camp, rook rank, piece counts)."""
+
+
 class InvalidSquareError(KradanError, ValueError):
     """A square name such as ``'i9'`` that is not on the board."""
 
@@ -40,6 +44,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "InvalidSetupError",
     "InvalidSquareError",
     "KradanError",
     "VariantError",

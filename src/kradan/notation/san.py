@@ -134,7 +134,8 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
     thai = notation.startswith("thai")
-    text = _piece_letter(board, move, notation)
+    text = _sutra_pawn_part(move, notation) if move.pawn_step else ""
+    text += _piece_letter(board, move, notation)
     if notation == "thai_lan":
         text += " "
     text += _origin(board, move, notation)
@@ -142,7 +143,7 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
         text += "@"
     elif board.is_capture(move):
         text += "x"
-    elif notation in ("lan", "thai_lan") or (notation == "thai" and text != ""):
+    elif notation in ("lan", "thai_lan") or (notation == "thai" and not text.endswith(",")):
         text += "-"
     text += _square(move.to_square, thai)
     if move.promotion is not None:
@@ -152,8 +153,41 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     return text
 
 
+def _sutra_pawn_part(move: Move, notation: str) -> str:
+    """The pawn step of a sutra and the comma (RULES.md 2.8): ``e4,`` or, long, ``e3-e4,``."""
+    assert move.pawn_step is not None
+    thai = notation.startswith("thai")
+    step = move.pawn_step
+    if notation == "lan":
+        return f"{_square(step.from_square, thai)}-{_square(step.to_square, thai)},"
+    if notation == "thai_lan":
+        return (
+            f"{THAI_PAWN_LONG} {_square(step.from_square, thai)}-{_square(step.to_square, thai)},"
+        )
+    return _square(step.to_square, thai) + ","
+
+
+def _sutra_spellings(board: Board, move: Move) -> set[str]:
+    assert move.pawn_step is not None
+    step = move.pawn_step
+    piece = board.piece_at(move.from_square)
+    assert piece is not None
+    result = {f"{step.uci()},{SQUARE_NAMES[move.from_square]}{SQUARE_NAMES[move.to_square]}"}
+    for thai in (False, True):
+        letter = THAI_PIECES[piece.piece_type] if thai else PIECE_SYMBOLS[piece.piece_type].upper()
+        for pawn in (
+            _square(step.to_square, thai),
+            _square(step.from_square, thai) + _square(step.to_square, thai),
+        ):
+            for origin in ("", _square(move.from_square, thai)):
+                result.add(f"{pawn},{letter}{origin}{_square(move.to_square, thai)}")
+    return result
+
+
 def _spellings(board: Board, move: Move) -> set[str]:
     """Every normalised way of writing ``move`` that parse_san accepts."""
+    if move.pawn_step is not None:
+        return _sutra_spellings(board, move)
     target_latin = SQUARE_NAMES[move.to_square]
     promo = PIECE_SYMBOLS[move.promotion].upper() if move.promotion is not None else ""
     result = set()
