@@ -26,13 +26,23 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from kradan import Board
+from kradan._core.warmup import compile_all
 
-POSITIONS = {
-    "start": "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
-    "middlegame 1": "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11",
-    "middlegame 2": "rnkm2nr/4s3/1pp1p1pp/p1s2p2/P3pPPP/1PPP3R/1S1KN3/RN2MS2 w - - 1 15",
-    "middlegame 3": "2sm1nn1/4ks1r/5p2/3r2Pp/1PPP4/4PPP1/3S1S2/1N1KM1NR b - - 0 19",
-}
+# (variant, name, FEN)
+POSITIONS = [
+    ("makruk", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"),
+    ("makruk", "middlegame 1", "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"),
+    (
+        "makruk",
+        "middlegame 2",
+        "rnkm2nr/4s3/1pp1p1pp/p1s2p2/P3pPPP/1PPP3R/1S1KN3/RN2MS2 w - - 1 15",
+    ),
+    ("makruk", "middlegame 3", "2sm1nn1/4ks1r/5p2/3r2Pp/1PPP4/4PPP1/3S1S2/1N1KM1NR b - - 0 19"),
+    ("cambodian", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"),
+    ("cambodian", "middlegame", "rn1mk1nr/2s1s3/pp4p1/3pp2p/8/P1SPP1PP/R3K3/1N2MSNR w Ede - 0 10"),
+    ("sittuyin", "setup phase", "r6r/8/4pppp/pppp4/4PPPP/PPPP4/8/R6R[KSSFNNkssfnn] w - - 0 3"),
+    ("sittuyin", "middlegame", "1rr5/3k3s/f1ns1ppp/pp6/2p2PPP/PPPP2NN/S2R1S2/1KR1F3[] w - - 0 18"),
+]
 
 
 @dataclass
@@ -45,8 +55,8 @@ class Timing:
         return self.nodes / self.seconds if self.seconds > 0 else float("nan")
 
 
-def kradan_perft(fen: str, depth: int, bulk: bool, threads: int = 1) -> Timing:
-    board = Board(fen)
+def kradan_perft(variant: str, fen: str, depth: int, bulk: bool, threads: int = 1) -> Timing:
+    board = Board(fen, variant=variant)
     start = time.perf_counter()
     nodes = board.perft(depth, bulk=bulk, threads=threads)
     return Timing(nodes, time.perf_counter() - start)
@@ -66,11 +76,16 @@ class UciPeer:
                 self.name = line[len("id name ") :].strip()
             if line.strip() == "uciok":
                 break
-        self._send("setoption name UCI_Variant value makruk")
-        self._send("isready")
-        for line in self._lines():
-            if line.strip() == "readyok":
-                break
+        self.variant = ""
+
+    def _use_variant(self, variant: str) -> None:
+        if variant != self.variant:
+            self._send(f"setoption name UCI_Variant value {variant}")
+            self._send("isready")
+            for line in self._lines():
+                if line.strip() == "readyok":
+                    break
+            self.variant = variant
 
     def _send(self, command: str) -> None:
         assert self.process.stdin is not None
@@ -83,7 +98,8 @@ class UciPeer:
         yield from iter(self.process.stdout.readline, "")
         raise RuntimeError(f"{self.name} closed its output")
 
-    def perft(self, fen: str, depth: int) -> Timing:
+    def perft(self, variant: str, fen: str, depth: int) -> Timing:
+        self._use_variant(variant)
         self._send(f"position fen {fen}")
         start = time.perf_counter()
         self._send(f"go perft {depth}")
@@ -192,12 +208,18 @@ def main() -> int:
         "--quick", action="store_true", help="only the start position, no plain perft at depth > 5"
     )
     parser.add_argument("--threads", type=int, default=2, help="threads for the parallel bulk row")
+    parser.add_argument(
+        "--variants", nargs="+", help="only these games (makruk, cambodian, sittuyin)"
+    )
     args = parser.parse_args()
 
-    Board().perft(3)  # compile or load the kernel before timing
+    compile_all()  # compile or load every kernel entry point before timing
     peer = UciPeer(args.vs) if args.vs else None
-    positions = dict(list(POSITIONS.items())[:1]) if args.quick else POSITIONS
+    positions = POSITIONS[:1] if args.quick else POSITIONS
+    if args.variants:
+        positions = [p for p in positions if p[0] in args.variants]
     header = [
+        "game",
         "position",
         "depth",
         "nodes",
@@ -210,13 +232,14 @@ def main() -> int:
     if peer:
         header += ["peer s", "peer n/s", "bulk/peer"]
     rows = []
-    for name, fen in positions.items():
+    for variant, name, fen in positions:
         for depth in args.depths:
-            bulk = kradan_perft(fen, depth, True)
-            plain = kradan_perft(fen, depth, False) if not (args.quick and depth > 5) else None
-            parallel = kradan_perft(fen, depth, True, args.threads)
+            bulk = kradan_perft(variant, fen, depth, True)
+            plain = None if args.quick and depth > 5 else kradan_perft(variant, fen, depth, False)
+            parallel = kradan_perft(variant, fen, depth, True, args.threads)
             assert parallel.nodes == bulk.nodes and (plain is None or plain.nodes == bulk.nodes)
             row = [
+                variant,
                 name,
                 str(depth),
                 f"{bulk.nodes:,}",
@@ -227,7 +250,7 @@ def main() -> int:
                 mn(parallel.rate),
             ]
             if peer:
-                theirs = peer.perft(fen, depth)
+                theirs = peer.perft(variant, fen, depth)
                 if theirs.nodes != bulk.nodes:
                     print(
                         f"MISMATCH at {name} depth {depth}: "
@@ -236,7 +259,7 @@ def main() -> int:
                 row += [f"{theirs.seconds:.3f}", mn(theirs.rate), f"{bulk.rate / theirs.rate:.1f}x"]
             rows.append(row)
     table(
-        "Makruk perft (single thread unless noted; 'bulk' counts the last ply's moves)",
+        "Perft (single thread unless noted; 'bulk' counts the last ply's moves)",
         header,
         rows,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attacks import in_check
-from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb
+from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
 from .counting import update_counting
 from .layout import (
     BB_COLOR,
@@ -94,7 +94,7 @@ def move_piece(move: int) -> int:
     return (move >> MOVE_PIECE_SHIFT) & MOVE_PIECE_MASK
 
 
-@jit
+@jit_inline
 def _clear_gates(bbs: np.ndarray, squares: np.uint64) -> None:
     lost = bbs[BB_GATES] & squares
     if lost:
@@ -206,9 +206,12 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
         bbs[BB_KEY] ^= ZOBRIST_CHECKS[us, info[I_CHECKS + us]]
 
     rule = info[V_COUNTING]
-    # with pawns on the board only a running count or Cambodian board's honour can change
+    # with pawns on the board only a running count, or Cambodian board's honour for a side of
+    # at most three pieces, can change
     if rule != COUNTING_NONE and (
-        info[I_COUNT_LIMIT] != 0 or bbs[BB_TYPE + PAWN] == ZERO or rule == COUNTING_CAMBODIAN
+        info[I_COUNT_LIMIT] != 0
+        or bbs[BB_TYPE + PAWN] == ZERO
+        or (rule == COUNTING_CAMBODIAN and popcount(bbs[BB_COLOR + them]) <= 3)
     ):
         captured_type = (captured & 7) - 1 if captured != 0 else -1
         promotion = kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION)

@@ -135,7 +135,8 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
     thai = notation.startswith("thai")
     text = _sutra_pawn_part(move, notation) if move.pawn_step else ""
-    text += _piece_letter(board, move, notation)
+    letter = _piece_letter(board, move, notation)
+    text += letter
     if notation == "thai_lan":
         text += " "
     text += _origin(board, move, notation)
@@ -143,7 +144,7 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
         text += "@"
     elif board.is_capture(move):
         text += "x"
-    elif notation in ("lan", "thai_lan") or (notation == "thai" and not text.endswith(",")):
+    elif notation in ("lan", "thai_lan") or (notation == "thai" and letter != ""):
         text += "-"
     text += _square(move.to_square, thai)
     if move.promotion is not None:
