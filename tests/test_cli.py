@@ -84,3 +84,19 @@ def test_compiling_is_announced_once_and_cache_loads_are_silent(
     warmup._announcer.announced = False
     main(["perft", "makruk", "1"])  # loaded from numba's cache: nothing is said
     assert "compiling" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "nodes"),
+    [("cambodian", 625), ("ouk", 625), ("karouk", 625), ("kar ouk", 625), ("sittuyin", 7744)],
+)
+def test_perft_accepts_every_variant_name(
+    name: str, nodes: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["perft", name, "2"]) == 0
+    assert f"nodes {nodes} " in capsys.readouterr().out
+
+
+def test_perft_with_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "makruk", "4", "--threads", "2"]) == 0
+    assert "nodes 273026 " in capsys.readouterr().out

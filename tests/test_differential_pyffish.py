@@ -58,9 +58,10 @@ def test_sittuyin_games_reach_promotions() -> None:
             moves = list(board.legal_moves)
             if not moves:
                 break
-            promotions += sum(1 for m in moves if m.promotion)
-            board.push(_pick(rng, board, moves))
-    assert promotions > 0
+            move = _pick(rng, board, moves)
+            promotions += move.promotion is not None
+            board.push(move)
+    assert promotions >= 5  # promotions are played, so the FEN comparison above covers them
 
 
 def _random_position(rng: random.Random) -> str:

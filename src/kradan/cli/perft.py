@@ -38,6 +38,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--no-bulk", action="store_true", help="make every leaf move instead of counting them"
     )
+    parser.add_argument(
+        "--threads", type=int, default=1, metavar="N", help="share the first moves among N threads"
+    )
     parser.set_defaults(run=run)
 
 
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         nodes = sum(counts.values()) if args.depth > 0 else 1
         print()
     else:
-        nodes = board.perft(args.depth, bulk=bulk)
+        nodes = board.perft(args.depth, bulk=bulk, threads=max(1, args.threads))
     seconds = time.perf_counter() - start
     speed = f"{nodes / seconds / 1e6:.1f} M nodes/s" if seconds > 0 else "-"
     print(f"nodes {nodes}  time {seconds:.3f} s  speed {speed}")
