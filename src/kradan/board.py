@@ -166,7 +166,7 @@ class Board:
 
     def _legal_codes(self) -> list[int]:
         if self._legal is None:
-            n = _core.generate_moves(self._bbs, self._info, self._buffer, False)
+            n = _core.legal_moves_into(self._bbs, self._info, self._buffer)
             self._legal = self._buffer[:n].tolist()
         return self._legal
 
@@ -340,11 +340,20 @@ class Board:
 
         :raises IllegalMoveError: when the move is not legal here.
         """
-        return bool(_core.move_gives_check(self._bbs, self._info, self._code_of(move)))
+        code = self._code_of(move)
+        _core.make_move(self._bbs, self._info, code)
+        try:
+            return bool(_core.side_in_check(self._bbs, self._info))
+        finally:
+            _core.unmake_move(self._bbs, self._info)
 
     def _is_mate_after(self, move: Move) -> bool:
         code = self._code_of(move)
-        return _core.reply_count(self._bbs, self._info, code, self._buffer) == 0
+        _core.make_move(self._bbs, self._info, code)
+        try:
+            return _core.legal_move_count(self._bbs, self._info, self._buffer) == 0
+        finally:
+            _core.unmake_move(self._bbs, self._info)
 
     def is_capture(self, move: Move) -> bool:
         """Whether ``move`` takes a piece (drops, sutras and promotions in place never do)."""

@@ -12,13 +12,12 @@ drop_stale_cache()
 
 from .compile import apply_variant  # noqa: E402
 from .makemove import last_move, make_move, unmake_move  # noqa: E402
-from .movegen import generate_moves  # noqa: E402
 from .perft import perft  # noqa: E402
 from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
 from .queries import (  # noqa: E402
     checkers,
-    move_gives_check,
-    reply_count,
+    legal_move_count,
+    legal_moves_into,
     side_in_check,
     side_not_to_move_in_check,
 )
@@ -28,14 +27,13 @@ __all__ = [
     "capacity",
     "checkers",
     "compute_key",
-    "generate_moves",
     "grown",
     "last_move",
+    "legal_move_count",
+    "legal_moves_into",
     "make_move",
-    "move_gives_check",
     "new_arrays",
     "perft",
-    "reply_count",
     "side_in_check",
     "side_not_to_move_in_check",
     "unmake_move",

@@ -63,8 +63,10 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
     if game_stopped_by_check(info):
         return 0
     us = info[I_STM]
+    # the rare generators take the flag as a plain boolean (one compiled version, not two)
+    counting = count_only != False  # noqa: E712
     if info[V_DROPS] != 0 and hand_count(info, us) > 0:
-        return generate_drops(bbs, info, out, count_only)
+        return generate_drops(bbs, info, out, counting)
     them = 1 - us
     own = bbs[BB_COLOR + us]
     occupied = own | bbs[BB_COLOR + them]
@@ -141,7 +143,7 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
         n = emit(out, n, sq, targets & zone, KIND_PROMOTION, promoted_type, count_only)
 
     if bbs[BB_GATES] & own:
-        n = generate_first_moves(bbs, info, out, n, count_only, checkers, allowed, pinned)
+        n = generate_first_moves(bbs, info, out, n, counting, checkers, allowed, pinned)
     if info[V_PROMOTION] == PROMOTION_SITTUYIN and (bbs[BB_TYPE + MET] & own) == ZERO:
-        n = generate_sittuyin_promotions(bbs, info, out, n, count_only, checkers, allowed, pinned)
+        n = generate_sittuyin_promotions(bbs, info, out, n, counting, checkers, allowed, pinned)
     return n

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bits import jit, jit_nogil
+from .bits import jit_nogil
 from .layout import MAX_MOVES
 from .makemove import make_move_inline, unmake_move_inline
 from .movegen import generate_moves
 
 
-@jit
-def _perft_walk(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> int:
-    """Leaf count below the current position; ``depth`` >= 1."""
+@jit_nogil
+def perft(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> int:
+    """Leaf nodes at ``depth``; the position is left unchanged."""
+    if depth <= 0:
+        return 1
     moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
     if bulk and depth == 1:
         return generate_moves(bbs, info, moves[0], True)
@@ -46,11 +48,3 @@ def _perft_walk(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> in
             next_index[ply] = 0
             continue
         unmake_move_inline(bbs, info)
-
-
-@jit_nogil
-def perft(bbs: np.ndarray, info: np.ndarray, depth: int, bulk: bool) -> int:
-    """Leaf nodes at ``depth``; the position is left unchanged."""
-    if depth <= 0:
-        return 1
-    return _perft_walk(bbs, info, depth, bulk)

@@ -7,8 +7,20 @@ import numpy as np
 from .attacks import checkers_of, in_check
 from .bits import jit
 from .layout import I_STM
-from .makemove import make_move, unmake_move
 from .movegen import generate_moves
+
+
+@jit
+def legal_moves_into(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal moves into ``out``; returns how many. (Python's entry point: calling
+    :func:`generate_moves` with a constant flag keeps numba to one compiled version per flag.)"""
+    return generate_moves(bbs, info, out, False)
+
+
+@jit
+def legal_move_count(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """Number of legal moves (``out`` is scratch space)."""
+    return generate_moves(bbs, info, out, True)
 
 
 @jit
@@ -27,21 +39,3 @@ def side_not_to_move_in_check(bbs: np.ndarray, info: np.ndarray) -> bool:
 def checkers(bbs: np.ndarray, info: np.ndarray) -> np.uint64:
     """Bitboard of the pieces giving check to the side to move."""
     return checkers_of(bbs, info[I_STM])
-
-
-@jit
-def move_gives_check(bbs: np.ndarray, info: np.ndarray, move: int) -> bool:
-    """Whether the legal ``move`` attacks the opponent's king; the position is left unchanged."""
-    make_move(bbs, info, move)
-    result = in_check(bbs, info[I_STM])
-    unmake_move(bbs, info)
-    return result
-
-
-@jit
-def reply_count(bbs: np.ndarray, info: np.ndarray, move: int, buffer: np.ndarray) -> int:
-    """Number of legal replies to the legal ``move`` (0 after mate); the position is unchanged."""
-    make_move(bbs, info, move)
-    n = generate_moves(bbs, info, buffer, True)
-    unmake_move(bbs, info)
-    return n

@@ -9,26 +9,24 @@ from numba.core import event
 
 from . import layout as L
 from .makemove import make_move, unmake_move
-from .movegen import generate_moves
 from .perft import perft
 from .position import compute_key, new_arrays
 from .queries import (
     checkers,
-    move_gives_check,
-    reply_count,
+    legal_move_count,
+    legal_moves_into,
     side_in_check,
     side_not_to_move_in_check,
 )
 
 ENTRY_POINTS = (
-    generate_moves,
+    legal_moves_into,
+    legal_move_count,
     make_move,
     unmake_move,
     perft,
     compute_key,
     checkers,
-    move_gives_check,
-    reply_count,
     side_in_check,
     side_not_to_move_in_check,
 )
@@ -83,13 +81,12 @@ def compile_all(announce: bool = False) -> None:
         announce_compilation()
     bbs, info = _tiny_position()
     buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
-    n = generate_moves(bbs, info, buffer, False)
+    n = legal_moves_into(bbs, info, buffer)
+    legal_move_count(bbs, info, buffer)
     move = int(buffer[0])
     make_move(bbs, info, move)
     unmake_move(bbs, info)
     perft(bbs, info, 1, True)
-    move_gives_check(bbs, info, move)
-    reply_count(bbs, info, move, buffer)
     checkers(bbs, info)
     side_in_check(bbs, info)
     side_not_to_move_in_check(bbs, info)
