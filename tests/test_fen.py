@@ -19,8 +19,8 @@ ACCEPTED = [
     (B + " w - - 7", B + " w - - 7 1"),
     (B + " w DEde - 0 1", START),  # Makruk ignores field 3
     (B + " w KQkq - 0 1", START),
-    (B + " w - 128 0 1", B + " w - 128 0 1"),  # counting limit with count 0
-    (B + " w - 16 10 5", B + " w - 16 10 5"),
+    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 16 10 41", "8/8/4k3/8/1R6/8/8/3K1N1R b - 16 10 41"),
+    ("3k4/2m5/5M2/4M3/3KS3/8/8/8 b - 128 0 1", "3k4/2m5/5M2/4M3/3KS3/8/8/8 b - 128 0 1"),
     (B + " w - 0 7 3", B + " w - - 7 3"),  # limit 0 means no count: field 5 is the halfmove clock
     (B + " w - - 00 1", START),
     (B + " w - - - -", START),
@@ -63,6 +63,9 @@ REJECTED = [
 
 # Accepted by Fairy-Stockfish's validate_fen but rejected by kradan on purpose (see fen.py)
 KRADAN_STRICTER = [
+    (B + " w - 128 0 1", "unpromoted pawns"),  # RULES.md 2.6.2: no count with pawns
+    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 17 10 41", "counting limit 17"),
+    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 100 10 41", "counting limit 100"),
     ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN w - - 0 1", "has 7 squares"),
     ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/~RNSKMSNR w - - 0 1", "'~'"),
     ("4k3/8/8/8/8/8/8/3KR3 w - - 0 1", "not to move is in check"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -115,3 +116,22 @@ def test_bulk_and_plain_perft_agree(choices: list[int]) -> None:
     board = play(choices)
     assert board.perft(3) == board.perft(3, bulk=False)
     assert sum(board.perft_divide(3).values()) == board.perft(3)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["makruk", "cambodian", "karouk", "sittuyin"]),
+    st.randoms(use_true_random=False),
+)
+def test_random_games_always_end(variant: str, rng: random.Random) -> None:
+    """Issue 4: no infinite games. With draw claims, every random game ends: captures and pawn
+    moves are finite, and after the last of them a position must repeat."""
+    board = Board(variant=variant)
+    for _ in range(6000):
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            assert board.is_game_over(claim_draw=True)
+            assert outcome.result() in ("1-0", "0-1", "1/2-1/2", "*")
+            return
+        board.push(rng.choice(list(board.legal_moves)))
+    raise AssertionError(f"no outcome after 6000 plies: {board.fen()}")

@@ -27,7 +27,7 @@ def test_unknown_variant_lists_the_known_ones() -> None:
 def test_makruk_parameters() -> None:
     assert MAKRUK.promotion is PromotionRule.ON_ENTRY
     assert MAKRUK.promotion_rank == 6
-    assert MAKRUK.counting is CountingRule.MAKRUK
+    assert MAKRUK.counting_rule is CountingRule.MAKRUK
     assert MAKRUK.letters == "PNSMRK"
     assert MAKRUK.checks_to_win == 0 and MAKRUK.n_move_rule == 0
 

@@ -11,8 +11,10 @@ Move.from_uci('e3e4')
 from __future__ import annotations
 
 from .board import Board, LegalMoveGenerator
+from .counting import CountAction, CountingState
 from .errors import (
     AmbiguousMoveError,
+    CountingError,
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
@@ -22,6 +24,7 @@ from .errors import (
     VariantError,
 )
 from .move import Move
+from .outcome import Outcome, Termination
 from .pieces import (
     BLACK,
     COLORS,
@@ -69,6 +72,9 @@ __all__ = [
     "AmbiguousMoveError",
     "Board",
     "Color",
+    "CountAction",
+    "CountingError",
+    "CountingState",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -77,9 +83,11 @@ __all__ = [
     "KradanError",
     "LegalMoveGenerator",
     "Move",
+    "Outcome",
     "Piece",
     "PieceType",
     "Square",
+    "Termination",
     "Variant",
     "VariantError",
     "__version__",

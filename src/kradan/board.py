@@ -17,13 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, sittuyin_setup
+from . import _core, counting, game_end, material, sittuyin_setup
 from ._core import layout as L
+from .counting import CountAction, CountingState
 from .errors import IllegalMoveError, InvalidSetupError
 from .move import Move
 from .movecodec import codec_for
 from .notation import fen as fen_notation
 from .notation import san as san_notation
+from .outcome import Outcome, Termination
 from .pieces import BLACK, SQUARE_NAMES, WHITE, Color, Piece, Square
 from .variants import SetupRule, SittuyinSetup, Variant, find_variant
 
@@ -76,10 +78,13 @@ class Board:
         self.variant: Variant = find_variant(variant, **options)
         self._codec = codec_for(self.variant)
         self._buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
-        self.move_stack: list[Move] = []
+        self.move_stack: list[Move | CountAction] = []
         self._legal: list[int] | None = None
         self._legal_moves: list[Move] | None = None
-        self._saved: list[tuple[list[int] | None, list[Move] | None]] = []
+        # per entry of move_stack: the legal-move caches before it, and for a count action the
+        # counting fields it replaced
+        self._saved: list[tuple[list[int] | None, list[Move] | None, tuple[int, int] | None]] = []
+        self._ended: Outcome | None = None
         self._screened: dict[Color, list[Move]] = {}
         self.set_fen(self.variant.starting_fen if fen is None else fen)
 
@@ -94,6 +99,7 @@ class Board:
         self.move_stack = []
         self._saved = []
         self._screened = {}
+        self._ended = None
         self._forget_legal()
 
     def fen(self, *, show_promoted: bool | None = None) -> str:
@@ -207,22 +213,33 @@ class Board:
             self._bbs, self._info = _core.grown(self._bbs, self._info, need)
         _core.make_move(self._bbs, self._info, code)
         self.move_stack.append(move)
-        self._saved.append((self._legal, self._legal_moves))
+        self._saved.append((self._legal, self._legal_moves, None))
         self._legal = None
         self._legal_moves = None
+        self._ended = None
 
-    def pop(self) -> Move:
+    def _push_count_action(self, action: CountAction) -> None:
+        fields = (int(self._info[L.I_COUNT_LIMIT]), int(self._info[L.I_COUNT_PLY]))
+        self.move_stack.append(action)
+        self._saved.append((self._legal, self._legal_moves, fields))
+        self._ended = None
+
+    def pop(self) -> Move | CountAction:
         """Take back the last move and return it.
 
         :raises IndexError: when there is no move to take back.
         """
         if not self.move_stack:
             raise IndexError("pop from a board with an empty move stack")
-        _core.unmake_move(self._bbs, self._info)
-        self._legal, self._legal_moves = self._saved.pop()
+        self._legal, self._legal_moves, fields = self._saved.pop()
+        self._ended = None
+        if fields is None:
+            _core.unmake_move(self._bbs, self._info)
+        else:
+            self._info[L.I_COUNT_LIMIT], self._info[L.I_COUNT_PLY] = fields
         return self.move_stack.pop()
 
-    def peek(self) -> Move:
+    def peek(self) -> Move | CountAction:
         """The last move played.
 
         :raises IndexError: when no move has been played.
@@ -362,6 +379,94 @@ class Board:
         code = int(self._info[L.I_BOARD + move.to_square])
         return code != 0 and (code >> 3) != int(self._info[L.I_STM])
 
+    # --- end of game ---------------------------------------------------------------------------
+
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
+        """How the game has ended, or ``None`` while it goes on.
+
+        Without ``claim_draw`` this reports what ends a game by itself: checkmate, stalemate,
+        Kar Ouk's first check, the counting limit, a dead position, a Korean table draw with
+        ``korean_material_draws="auto"``, a resignation or an agreed draw. With ``claim_draw``
+        it adds what a player may claim: repetition (or a perpetual-check loss), the n-move
+        rule, Sittuyin's promotion-only draw and a Korean table draw with ``"claim"``.
+        """
+        return game_end.outcome(self, claim_draw=claim_draw)
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` reports an end."""
+        return self.outcome(claim_draw=claim_draw) is not None
+
+    def result(self, *, claim_draw: bool = False) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
+        found = self.outcome(claim_draw=claim_draw)
+        return "*" if found is None else found.result()
+
+    def can_claim_draw(self) -> bool:
+        """Whether the side to move may claim a draw (or a perpetual-check win) now."""
+        return game_end.claimable_draw(self) is not None
+
+    def is_repetition(self, count: int | None = None) -> bool:
+        """Whether this position has occurred ``count`` times (``repetition_count`` by default)
+        since the last capture, pawn move or drop; pieces, side to move, gates, hands and
+        check counts must all match, as in Fairy-Stockfish."""
+        return game_end.is_repetition(self, count)
+
+    def can_claim_threefold_repetition(self) -> bool:
+        """Whether the position has occurred three times."""
+        return game_end.is_repetition(self, 3)
+
+    def is_n_move_rule(self) -> bool:
+        """Whether the variant's n-move rule (Sittuyin: 50 moves) has been reached."""
+        return game_end.is_n_move_rule(self)
+
+    def is_counting_limit(self) -> bool:
+        """Whether the running count has reached the point where the game is drawn."""
+        return counting.counting_limit_reached(self)
+
+    def has_insufficient_material(self, color: Color) -> bool:
+        """Whether ``color`` cannot possibly mate (Fairy-Stockfish's rule, RULES.md 2.7)."""
+        return material.has_insufficient_material(self, color)
+
+    def is_insufficient_material(self) -> bool:
+        """Whether neither side can possibly mate."""
+        return game_end.is_insufficient_material(self)
+
+    def is_korean_material_draw(self) -> bool:
+        """Whether the material matches a row of the Korean table (RULES.md 2.7)."""
+        return material.korean_material_draw(self)
+
+    def is_promotion_only_draw(self) -> bool:
+        """Sittuyin: king and pawn, not in check, only promotions legal (RULES.md 5.5)."""
+        return game_end.is_promotion_only_draw(self)
+
+    def counting_state(self) -> CountingState | None:
+        """The running count in words and numbers, or ``None``."""
+        return counting.counting_state(self)
+
+    def declare_count(self) -> CountAction:
+        """Declare a count for the side to move (``counting="declared"``); ``pop()`` undoes it.
+
+        :raises CountingError: when the counting rules do not allow it now.
+        """
+        return counting.declare_count(self)
+
+    def stop_count(self) -> CountAction:
+        """Stop the side to move's board's-honour count (``counting="declared"``).
+
+        :raises CountingError: when no count of the side to move can be stopped.
+        """
+        return counting.stop_count(self)
+
+    def resign(self, color: Color) -> Outcome:
+        """``color`` resigns; the game is over until a move is taken back."""
+        self._ended = Outcome(Termination.RESIGNATION, not color)
+        return self._ended
+
+    def agree_draw(self) -> Outcome:
+        """Both players agree to a draw."""
+        self._ended = Outcome(Termination.AGREEMENT, None)
+        return self._ended
+
     # --- perft ----------------------------------------------------------------------------------
 
     def perft(self, depth: int, *, bulk: bool = True, threads: int = 1) -> int:
@@ -404,6 +509,8 @@ class Board:
         board._info = self._info.copy()
         board._legal = self._legal
         board._legal_moves = self._legal_moves
+        board._ended = self._ended
+        board._screened = {color: list(drops) for color, drops in self._screened.items()}
         if stack:
             board.move_stack = list(self.move_stack)
             board._saved = list(self._saved)
@@ -443,7 +550,8 @@ class Board:
         return int(self._bbs[L.BB_KEY])
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (self.variant, self._root_fen(), [m.uci() for m in self.move_stack]))
+        entries = [m.uci() if isinstance(m, Move) else m for m in self.move_stack]
+        return (_rebuild, (self.variant, self._root_fen(), entries, self._ended))
 
     def _root_fen(self) -> str:
         board = self.copy()
@@ -466,10 +574,17 @@ class Board:
         return f"Board({self.fen()!r}, variant={self.variant.name!r})"
 
 
-def _rebuild(variant: Variant, fen: str, moves: list[str]) -> Board:
+def _rebuild(
+    variant: Variant, fen: str, entries: list[str | CountAction], ended: Outcome | None
+) -> Board:
     board = Board(fen, variant=variant)
-    for uci in moves:
-        board.push_uci(uci)
+    for entry in entries:
+        if isinstance(entry, CountAction):
+            (counting.declare_count if entry.kind == "declare" else counting.stop_count)(board)
+        else:
+            move = Move.from_uci(entry)
+            board._push_code(board._code_of(move), move)  # screened setups replay their drops
+    board._ended = ended
     return board
 
 

@@ -31,6 +31,10 @@ class AmbiguousMoveError(KradanError, ValueError):
     """A SAN move that more than one legal move matches."""
 
 
+class CountingError(KradanError, ValueError):
+    """A count declared or stopped against the counting rules (RULES.md 2.6.4)."""
+
+
 class InvalidSetupError(KradanError, ValueError):
     """A Sittuyin arrangement that breaks a setup rule (square, camp, rook rank, piece counts)."""
 
@@ -41,6 +45,7 @@ class InvalidSquareError(KradanError, ValueError):
 
 __all__ = [
     "AmbiguousMoveError",
+    "CountingError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",

@@ -53,12 +53,82 @@ class SetupRule(StrEnum):
 
 
 class CountingRule(StrEnum):
-    """Which automatic counting rule applies (RULES.md 2.6.2, 3.3, 5.6)."""
+    """Which counting limits apply (RULES.md 2.6.2, 3.3, 5.6)."""
 
     NONE = "none"
     MAKRUK = "makruk"
     CAMBODIAN = "cambodian"
     ASEAN = "asean"
+    #: the Sittuyin seed's table, minus the pieces on the board, for a lone king only
+    SITTUYIN_SEED = "sittuyin_seed"
+
+
+class CountingMode(StrEnum):
+    """Who starts a count (RULES.md 2.6.2, 2.6.4, decision 3)."""
+
+    #: counts start and run by themselves, as in Fairy-Stockfish
+    AUTO = "auto"
+    #: players declare and stop board's honour; a mate by the counter is a draw (the seeds)
+    DECLARED = "declared"
+
+
+class PiecesPrecedence(StrEnum):
+    """Which line of the pieces'-honour table applies when several do (RULES.md 2.6.1, C6)."""
+
+    #: the smallest limit (Fairy-Stockfish, [S2]): khon + 2 knights gives 32
+    LOWEST = "lowest"
+    #: rooks, then khons, then knights ([S0], [S1]): khon + 2 knights gives 44
+    KHON_FIRST = "khon_first"
+
+
+class OukCounting(StrEnum):
+    """Ouk's counting rule (RULES.md 3.3, C11)."""
+
+    CAMBODIAN = "cambodian"
+    MAKRUK = "makruk"
+
+
+class SittuyinCounting(StrEnum):
+    """Sittuyin's counting rule (RULES.md 5.6, C9)."""
+
+    ASEAN = "asean"
+    SEED = "seed"
+
+
+class StalemateRule(StrEnum):
+    """What a stalemate means (RULES.md 2.4, C1)."""
+
+    DRAW = "draw"
+    #: [S1] calls stalemating a foul: the side that stalemated loses
+    STALEMATER_LOSES = "stalemater_loses"
+    #: [S2]: the game is played again; no result
+    REPLAY = "replay"
+
+
+class PerpetualCheck(StrEnum):
+    """Repetition under perpetual check (RULES.md 2.5, C2)."""
+
+    DRAW = "draw"
+    #: a side that gave check in every position of the repeated cycle loses
+    CHECKER_LOSES = "checker_loses"
+
+
+class InsufficientMaterial(StrEnum):
+    """Fairy-Stockfish's dead-position test (RULES.md 2.7, C16)."""
+
+    #: the game ends as a draw at once when neither side can possibly mate
+    DEAD_POSITION = "dead_position"
+    OFF = "off"
+
+
+class KoreanDraws(StrEnum):
+    """The Korean table of material draws (RULES.md 2.7)."""
+
+    OFF = "off"
+    #: either player may claim a draw when the material matches a row
+    CLAIM = "claim"
+    #: the game ends as a draw when the material matches a row
+    AUTO = "auto"
 
 
 class KingLeap(StrEnum):
@@ -122,7 +192,7 @@ class Variant:
     drop_ranks: tuple[int, ...] = ()
     #: the relative ranks where rooks may be dropped
     rook_drop_ranks: tuple[int, ...] = ()
-    counting: CountingRule = CountingRule.NONE
+    counting_rule: CountingRule = CountingRule.NONE
     #: checks a side must give to win at once (Kar Ouk: 1); 0 means checks do not win
     checks_to_win: int = 0
     #: moves without capture or pawn move after which a draw may be claimed; 0 = none
@@ -150,8 +220,26 @@ class Variant:
     takhen_rua: tuple[str, ...] = ()
     sutra_window: SutraWindow = SutraWindow.UNMOVED_AND_NO_CAPTURE
 
-    # --- Sittuyin (RULES.md 5.3) ----------------------------------------------------------------
+    # --- Sittuyin (RULES.md 5.3, 5.5, 5.6) ------------------------------------------------------
     sittuyin_setup: SittuyinSetup = SittuyinSetup.ALTERNATE
+    sittuyin_counting: SittuyinCounting = SittuyinCounting.ASEAN
+    #: K+P v K with only promotions legal is a draw (Fairy-Stockfish)
+    promotion_only_draw: bool = True
+
+    # --- End of game (RULES.md 2.4-2.7, 3.3, section 8) ----------------------------------------
+    counting: CountingMode = CountingMode.AUTO
+    pieces_honour_precedence: PiecesPrecedence = PiecesPrecedence.LOWEST
+    #: declared mode: the lone side chooses when to start pieces' honour ([S0], [S1])
+    pieces_count_optional: bool = False
+    #: declared mode: the lone side may restart pieces' honour from the new count ([S0])
+    allow_voluntary_restart: bool = False
+    ouk_counting: OukCounting = OukCounting.CAMBODIAN
+    stalemate: StalemateRule = StalemateRule.DRAW
+    #: occurrences of a position that make a draw claimable
+    repetition_count: int = 3
+    perpetual_check: PerpetualCheck = PerpetualCheck.DRAW
+    insufficient_material: InsufficientMaterial = InsufficientMaterial.DEAD_POSITION
+    korean_material_draws: KoreanDraws = KoreanDraws.OFF
 
     @property
     def letters(self) -> str:
@@ -159,6 +247,16 @@ class Variant:
         from .pieces import piece_symbol
 
         return "".join(piece_symbol(t).upper() for t in self.piece_types)
+
+    @property
+    def effective_counting_rule(self) -> CountingRule:
+        """The counting limits in force once ``ouk_counting`` / ``sittuyin_counting`` apply."""
+        rule = self.counting_rule
+        if rule is CountingRule.CAMBODIAN and self.ouk_counting is OukCounting.MAKRUK:
+            return CountingRule.MAKRUK
+        if rule is CountingRule.ASEAN and self.sittuyin_counting is SittuyinCounting.SEED:
+            return CountingRule.SITTUYIN_SEED
+        return self.counting_rule
 
     @property
     def has_sutras(self) -> bool:
@@ -218,7 +316,12 @@ class Variant:
             if not spec.applies(self):
                 raise VariantError(f"option {key!r} does not apply to {self.name}")
             changes[key] = spec.convert(key, value)
-        return self.replace(**changes)
+        result = self.replace(**changes)
+        declared_only = ("pieces_count_optional", "allow_voluntary_restart")
+        for key in declared_only:
+            if getattr(result, key) and result.counting is not CountingMode.DECLARED:
+                raise VariantError(f"option {key!r} needs counting='declared'")
+        return result
 
 
 def _expand(row: str) -> str:
@@ -252,10 +355,14 @@ def _sutra_files(variant: Variant, *, white: bool) -> str:
 class _OptionSpec:
     """What values an option takes and which games it belongs to."""
 
-    kind: type[Enum] | type[bool] | type[tuple[str, ...]]
+    kind: type[Enum] | type[bool] | type[int] | type[tuple[str, ...]]
     applies: Callable[[Variant], bool]
 
     def convert(self, key: str, value: object) -> object:
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise VariantError(f"option {key}={value!r}: expected a whole number >= 0")
+            return value
         if isinstance(self.kind, type) and issubclass(self.kind, Enum):
             try:
                 return self.kind(value)
@@ -281,7 +388,11 @@ def _is_ouk(variant: Variant) -> bool:
 
 
 def _is_makruk(variant: Variant) -> bool:
-    return variant.counting is CountingRule.MAKRUK and variant.gates is GateRule.NONE
+    return variant.counting_rule is CountingRule.MAKRUK and variant.gates is GateRule.NONE
+
+
+def _is_makruk_family(variant: Variant) -> bool:
+    return variant.setup is SetupRule.FIXED
 
 
 def _is_sittuyin(variant: Variant) -> bool:
@@ -299,7 +410,20 @@ OPTIONS: dict[str, _OptionSpec] = {
     "takhen_rua": _OptionSpec(tuple, _is_makruk),
     "sutra_window": _OptionSpec(SutraWindow, _is_makruk),
     "sittuyin_setup": _OptionSpec(SittuyinSetup, _is_sittuyin),
+    "sittuyin_counting": _OptionSpec(SittuyinCounting, _is_sittuyin),
+    "promotion_only_draw": _OptionSpec(bool, _is_sittuyin),
     "show_promoted": _OptionSpec(bool, lambda variant: True),
+    "counting": _OptionSpec(CountingMode, _is_makruk_family),
+    "pieces_honour_precedence": _OptionSpec(PiecesPrecedence, lambda variant: True),
+    "pieces_count_optional": _OptionSpec(bool, _is_makruk_family),
+    "allow_voluntary_restart": _OptionSpec(bool, _is_makruk_family),
+    "ouk_counting": _OptionSpec(OukCounting, _is_ouk),
+    "stalemate": _OptionSpec(StalemateRule, lambda variant: True),
+    "repetition_count": _OptionSpec(int, lambda variant: True),
+    "perpetual_check": _OptionSpec(PerpetualCheck, lambda variant: True),
+    "insufficient_material": _OptionSpec(InsufficientMaterial, lambda variant: True),
+    "korean_material_draws": _OptionSpec(KoreanDraws, _is_makruk_family),
+    "n_move_rule": _OptionSpec(int, lambda variant: True),
 }
 
 MAKRUK = Variant(
@@ -311,7 +435,7 @@ MAKRUK = Variant(
     promotion=PromotionRule.ON_ENTRY,
     promotion_rank=6,
     promoted_type=MET,
-    counting=CountingRule.MAKRUK,
+    counting_rule=CountingRule.MAKRUK,
 )
 
 CAMBODIAN = Variant(
@@ -324,7 +448,7 @@ CAMBODIAN = Variant(
     promotion_rank=6,
     promoted_type=MET,
     gates=GateRule.KING_AND_MET_LEAPS,
-    counting=CountingRule.CAMBODIAN,
+    counting_rule=CountingRule.CAMBODIAN,
 )
 
 KAROUK = dataclasses.replace(
@@ -348,7 +472,7 @@ SITTUYIN = Variant(
     setup=SetupRule.DROPS,
     drop_ranks=(1, 2, 3),
     rook_drop_ranks=(1,),
-    counting=CountingRule.ASEAN,
+    counting_rule=CountingRule.ASEAN,
     n_move_rule=50,
 )
 
@@ -406,13 +530,21 @@ __all__ = [
     "OPTIONS",
     "SITTUYIN",
     "VARIANTS",
+    "CountingMode",
     "CountingRule",
     "GateRule",
+    "InsufficientMaterial",
     "KingLeap",
+    "KoreanDraws",
     "MetLeap",
+    "OukCounting",
+    "PerpetualCheck",
+    "PiecesPrecedence",
     "PromotionRule",
     "SetupRule",
+    "SittuyinCounting",
     "SittuyinSetup",
+    "StalemateRule",
     "SutraWindow",
     "Variant",
     "find_variant",

@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..variants import (
+    CountingMode,
     CountingRule,
     GateRule,
     KingLeap,
     MetLeap,
+    PiecesPrecedence,
     PromotionRule,
     SetupRule,
     SutraWindow,
@@ -27,6 +29,7 @@ _COUNTING = {
     CountingRule.MAKRUK: L.COUNTING_MAKRUK,
     CountingRule.CAMBODIAN: L.COUNTING_CAMBODIAN,
     CountingRule.ASEAN: L.COUNTING_ASEAN,
+    CountingRule.SITTUYIN_SEED: L.COUNTING_SITTUYIN_SEED,
 }
 _GATES = {GateRule.NONE: L.GATES_NONE, GateRule.KING_AND_MET_LEAPS: L.GATES_OUK}
 _WINDOWS = {
@@ -49,6 +52,17 @@ def _leap_flags(variant: Variant) -> int:
     return flags
 
 
+def _count_flags(variant: Variant) -> int:
+    flags = 0
+    if variant.pieces_honour_precedence is PiecesPrecedence.KHON_FIRST:
+        flags |= L.COUNT_KHON_FIRST
+    if variant.counting is CountingMode.DECLARED:
+        flags |= L.COUNT_DECLARED
+        if variant.pieces_count_optional:
+            flags |= L.COUNT_PIECES_OPTIONAL
+    return flags
+
+
 def _sutras(variant: Variant) -> int:
     return (
         (L.SUTRA_KHUN if variant.sut_khun else 0)
@@ -68,7 +82,8 @@ def _relative_ranks_mask(color: int, ranks: tuple[int, ...] | range) -> np.uint6
 def apply_variant(bbs: np.ndarray, info: np.ndarray, variant: Variant) -> None:
     """Write the variant parameters and region masks into a position's arrays."""
     info[L.V_PROMOTION] = _PROMOTION[variant.promotion]
-    info[L.V_COUNTING] = _COUNTING[variant.counting]
+    info[L.V_COUNTING] = _COUNTING[variant.effective_counting_rule]
+    info[L.V_COUNT_FLAGS] = _count_flags(variant)
     info[L.V_GATES] = _GATES[variant.gates]
     info[L.V_CHECK_WINS] = 1 if variant.checks_to_win else 0
     info[L.V_DROPS] = 1 if variant.setup is SetupRule.DROPS else 0

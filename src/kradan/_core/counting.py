@@ -13,23 +13,33 @@ from .bits import ZERO, jit, popcount
 from .layout import (
     BB_COLOR,
     BB_TYPE,
+    COUNT_DECLARED,
+    COUNT_KHON_FIRST,
+    COUNT_PIECES_OPTIONAL,
     COUNTING_ASEAN,
     COUNTING_CAMBODIAN,
     COUNTING_MAKRUK,
     COUNTING_NONE,
+    COUNTING_SITTUYIN_SEED,
     I_COUNT_LIMIT,
     I_COUNT_PLY,
+    I_STM,
     KHON,
     KNIGHT,
     PAWN,
     ROOK,
+    V_COUNT_FLAGS,
     V_COUNTING,
 )
 
 
 @jit
-def _pieces_honour_moves(bbs: np.ndarray, strong: int) -> int:
-    """Makruk's pieces'-honour limit in moves for ``strong``'s material (smallest line wins)."""
+def pieces_honour_moves(bbs: np.ndarray, strong: int, khon_first: bool) -> int:
+    """Makruk's pieces'-honour limit in moves for ``strong``'s material.
+
+    By default the smallest applicable line wins (Fairy-Stockfish, [S2]); ``khon_first`` reads
+    the table as [S0]/[S1] do: rooks, then khons, then knights.
+    """
     mine = bbs[BB_COLOR + strong]
     rooks = popcount(bbs[BB_TYPE + ROOK] & mine)
     khons = popcount(bbs[BB_TYPE + KHON] & mine)
@@ -40,6 +50,8 @@ def _pieces_honour_moves(bbs: np.ndarray, strong: int) -> int:
         return 16
     if khons >= 2:
         return 22
+    if khon_first and khons == 1:
+        return 44
     if knights >= 2:
         return 32
     if khons == 1:
@@ -53,6 +65,7 @@ def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int
     rule = info[V_COUNTING]
     if rule == COUNTING_NONE:
         return 0
+    khon_first = (info[V_COUNT_FLAGS] & COUNT_KHON_FIRST) != 0
     other = 1 - counted
     counted_nb = popcount(bbs[BB_COLOR + counted])
     other_nb = popcount(bbs[BB_COLOR + other])
@@ -62,7 +75,7 @@ def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int
             return 0
         if counted_nb > 1:
             return 64
-        return _pieces_honour_moves(bbs, other)
+        return pieces_honour_moves(bbs, other, khon_first)
     if rule == COUNTING_CAMBODIAN:
         if counted_nb > 3 or other_nb == 1:
             return 0
@@ -70,7 +83,11 @@ def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int
             return 63
         if pawns_on_board:
             return 0
-        return _pieces_honour_moves(bbs, other) - 1
+        return pieces_honour_moves(bbs, other, khon_first) - 1
+    if rule == COUNTING_SITTUYIN_SEED:
+        if pawns_on_board or other_nb == 1 or counted_nb > 1:
+            return 0
+        return pieces_honour_moves(bbs, other, khon_first)
     if rule == COUNTING_ASEAN:
         if counted_nb > 1 or pawns_on_board or other_nb == 1:
             return 0
@@ -94,6 +111,9 @@ def update_counting(
         return
     if info[I_COUNT_LIMIT]:
         info[I_COUNT_PLY] += 1
+    if info[V_COUNT_FLAGS] & COUNT_DECLARED:
+        _update_declared(bbs, info, mover, captured_type, promoted)
+        return
     to_move = 1 - mover
     total = popcount(bbs[BB_COLOR] | bbs[BB_COLOR + 1])
     rule = info[V_COUNTING]
@@ -117,3 +137,34 @@ def update_counting(
                 info[I_COUNT_PLY] = 2 * total
             else:
                 info[I_COUNT_PLY] = 0
+
+
+@jit
+def _update_declared(
+    bbs: np.ndarray, info: np.ndarray, mover: int, captured_type: int, promoted: bool
+) -> None:
+    """Declared mode (RULES.md 2.6.4): only pieces' honour starts by itself, when a lone king
+    arises with no pawn left, at the number of pieces on the board. A running board's-honour
+    count gives way to it; a lone king's captures do not restart it."""
+    if info[V_COUNT_FLAGS] & COUNT_PIECES_OPTIONAL or bbs[BB_TYPE + PAWN] != ZERO:
+        return
+    to_move = 1 - mover
+    pawn_gone = captured_type == PAWN or promoted
+    for lone in (to_move, mover):
+        if popcount(bbs[BB_COLOR + lone]) != 1 or popcount(bbs[BB_COLOR + 1 - lone]) == 1:
+            continue
+        just_lone = lone == to_move and captured_type >= 0
+        if just_lone or (pawn_gone and info[I_COUNT_LIMIT] == 0):
+            start_pieces_honour(bbs, info, lone)
+
+
+@jit
+def start_pieces_honour(bbs: np.ndarray, info: np.ndarray, lone: int) -> None:
+    """Start the seed's pieces' honour for the lone king ``lone``: the count stands at the
+    number of pieces on the board and the limit comes from the stronger side's material."""
+    khon_first = (info[V_COUNT_FLAGS] & COUNT_KHON_FIRST) != 0
+    total = popcount(bbs[BB_COLOR] | bbs[BB_COLOR + 1])
+    limit = pieces_honour_moves(bbs, 1 - lone, khon_first)
+    info[I_COUNT_LIMIT] = 2 * limit
+    # the lone side counts its own moves: it is to move on even plies
+    info[I_COUNT_PLY] = 2 * total if info[I_STM] == lone else 2 * total - 1

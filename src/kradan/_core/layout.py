@@ -69,6 +69,7 @@ V_PROMOTED_TYPE = 95  # the type a pawn promotes to
 V_LEAP_FLAGS = 96  # LEAP_* bits: the Ouk options
 V_SUTRAS = 97  # SUTRA_* bits: the Makruk sutras switched on
 V_SUTRA_WINDOW = 98  # one of WINDOW_*
+V_COUNT_FLAGS = 99  # COUNT_* bits: counting options
 INFO_STATE_NB = 100  # size of the position part of ``info``
 
 # the integer part of one undo record
@@ -90,6 +91,11 @@ COUNTING_NONE = 0
 COUNTING_MAKRUK = 1
 COUNTING_CAMBODIAN = 2
 COUNTING_ASEAN = 3
+COUNTING_SITTUYIN_SEED = 4
+
+COUNT_KHON_FIRST = 1  # pieces' honour: rooks, then khons, then knights (not the smallest limit)
+COUNT_DECLARED = 2  # players declare board's honour; only pieces' honour starts by itself
+COUNT_PIECES_OPTIONAL = 4  # declared mode: pieces' honour starts only when declared
 
 GATES_NONE = 0
 GATES_OUK = 1

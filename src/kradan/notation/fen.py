@@ -9,9 +9,10 @@
 * Trailing fields may be left out; they default to ``w - - 0 1``.
 
 Deliberate differences from Fairy-Stockfish's ``validate_fen``, which accepts these: a short or
-long *last* rank (it checks rank widths only at each ``/``), a ``~`` that follows no piece, and a
-position where the side not to move is in check. kradan rejects all three, because each one
-describes no reachable position.
+long *last* rank (it checks rank widths only at each ``/``), a ``~`` that follows no piece, a
+position where the side not to move is in check, and counting fields no counting rule can
+produce (a limit the variant's table does not have, or a count running while unpromoted pawns
+forbid one). kradan rejects them, because each describes no reachable position.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numpy as np
 from .. import _core
 from .._core import layout as L
 from ..errors import InvalidFenError
-from ..variants import SetupRule, Variant
+from ..variants import CountingMode, CountingRule, SetupRule, Variant
 
 _DIGITS = re.compile(r"\d+")
 
@@ -212,6 +213,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     bbs[L.BB_GATES] = _parse_gates(gates_text, variant, info)
 
     _validate_position(fen, bbs, info, variant, placement)
+    _validate_counting(fen, bbs, info, variant)
     bbs[L.BB_KEY] = _core.compute_key(bbs, info)
     return bbs, info
 
@@ -232,6 +234,45 @@ def _validate_position(
             raise _fail(fen, "the kings stand next to each other")
         if _core.side_not_to_move_in_check(bbs, info):
             raise _fail(fen, "the side not to move is in check")
+
+
+# counting limits in plies that each rule can produce (RULES.md 2.6.2, 2.6.4, 3.3, 5.6)
+_MAKRUK_LIMITS = frozenset({16, 32, 44, 64, 88, 128})
+_LIMITS = {
+    CountingRule.MAKRUK: _MAKRUK_LIMITS,
+    CountingRule.SITTUYIN_SEED: _MAKRUK_LIMITS,
+    CountingRule.CAMBODIAN: frozenset({14, 30, 42, 62, 86, 126}),
+    CountingRule.ASEAN: frozenset({32, 88, 128}),
+    CountingRule.NONE: frozenset(),
+}
+
+
+def _validate_counting(fen: str, bbs: np.ndarray, info: np.ndarray, variant: Variant) -> None:
+    limit = int(info[L.I_COUNT_LIMIT])
+    if limit == 0:
+        return
+    rule = variant.effective_counting_rule
+    allowed = _MAKRUK_LIMITS if variant.counting is CountingMode.DECLARED else _LIMITS[rule]
+    if limit not in allowed:
+        choices = ", ".join(map(str, sorted(allowed))) or "none"
+        raise _fail(
+            fen,
+            f"counting limit {limit} is not one the {variant.name} counting rule produces "
+            f"(plies: {choices})",
+        )
+    if bbs[L.BB_TYPE + L.PAWN]:
+        small_side = min(bin(int(bbs[L.BB_COLOR + c])).count("1") for c in (L.WHITE, L.BLACK))
+        if not (rule is CountingRule.CAMBODIAN and small_side <= 3):
+            raise _fail(
+                fen,
+                "a count cannot run while unpromoted pawns are on the board (RULES.md 2.6.2"
+                + (
+                    ", 3.3: only a side of at most 3 pieces"
+                    if rule is CountingRule.CAMBODIAN
+                    else ""
+                )
+                + ")",
+            )
 
 
 def _board_text(info: np.ndarray, bbs: np.ndarray, variant: Variant, show_promoted: bool) -> str:

@@ -1,0 +1,206 @@
+"""The counting rules seen from Python: the state in words and numbers, and declared counting.
+
+The kernel keeps two numbers, the limit and the count, in plies (FEN fields 4 and 5, exactly as
+Fairy-Stockfish writes them). The side that counts is the one to move on even plies: a count
+starts at ply 0 (board's honour) or 2N (pieces' honour, N pieces on the board) with that side to
+move, or at 2N - 1 when its own capture began it.
+
+* ``counting="auto"`` (default, RULES.md 2.6.2): counts start by themselves; the game is drawn
+  once the count passes the limit, unless that move mates.
+* ``counting="declared"`` (RULES.md 2.6.4): a player declares board's honour on its turn and may
+  stop it; it counts its own moves from 0 and the game is drawn when it completes move 64. A
+  mate by the counter while it counts is a draw. Pieces' honour starts at N when a lone king
+  arises with no pawn left (or when declared, with ``pieces_count_optional``), and the draw comes
+  when the count reaches the limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ._core import layout as L
+from .errors import CountingError
+from .pieces import COLOR_NAMES, KING, PAWN, Color
+from .variants import CountingMode
+
+if TYPE_CHECKING:
+    from .board import Board
+
+BOARD_HONOUR = "board's honour"
+PIECES_HONOUR = "pieces' honour"
+BOARD_HONOUR_MOVES = 64
+
+
+@dataclass(frozen=True)
+class CountAction:
+    """A declaration or stop of a count, kept in the move stack so that ``pop()`` undoes it."""
+
+    kind: str  # "declare" or "stop"
+    color: Color
+
+    def uci(self) -> str:
+        return f"({self.kind} count)"
+
+    def __str__(self) -> str:
+        return f"{COLOR_NAMES[self.color]} {self.kind}s a count"
+
+
+@dataclass(frozen=True)
+class CountingState:
+    """A running count, in the words players use and in numbers."""
+
+    #: ``"board's honour"`` or ``"pieces' honour"``
+    honour: str
+    #: the side that counts (the weaker side, or the declarer)
+    counting_side: Color
+    #: moves counted so far
+    count: int
+    #: the count at which the game is drawn
+    limit: int
+    #: moves the other side still has in which to mate
+    moves_left: int
+    #: the raw FEN fields: counting ply and limit in plies
+    plies: int
+    limit_plies: int
+    declared: bool
+
+    def __str__(self) -> str:
+        counter = COLOR_NAMES[self.counting_side].capitalize()
+        other = COLOR_NAMES[not self.counting_side].capitalize()
+        return (
+            f"{self.honour}: {counter} counts {self.count} of {self.limit}; "
+            f"{other} has {self.moves_left} move{'s' * (self.moves_left != 1)} left to mate"
+        )
+
+
+def _declared(board: Board) -> bool:
+    return board.variant.counting is CountingMode.DECLARED
+
+
+def _fields(board: Board) -> tuple[int, int]:
+    return int(board._info[L.I_COUNT_LIMIT]), int(board._info[L.I_COUNT_PLY])
+
+
+def _draw_ply(board: Board, limit: int) -> int:
+    """The first counting ply at which the game is drawn."""
+    return limit - 1 if _declared(board) else limit + 1
+
+
+def counting_state(board: Board) -> CountingState | None:
+    """The running count, or ``None``."""
+    limit, ply = _fields(board)
+    if limit == 0:
+        return None
+    counter = board.turn if ply % 2 == 0 else not board.turn
+    material = board.piece_map().values()
+    lone = all(p.piece_type == KING for p in material if p.color == counter)
+    first = ply if ply % 2 else ply + 1  # the other side moves on odd plies
+    draw = _draw_ply(board, limit)
+    moves_left = (draw - 1 - first) // 2 + 1 if first < draw else 0
+    return CountingState(
+        honour=PIECES_HONOUR if lone else BOARD_HONOUR,
+        counting_side=counter,
+        count=(ply + 1) // 2,
+        limit=limit // 2,
+        moves_left=moves_left,
+        plies=ply,
+        limit_plies=limit,
+        declared=_declared(board),
+    )
+
+
+def counting_limit_reached(board: Board) -> bool:
+    """Whether the running count has reached the point where the game is drawn."""
+    limit, ply = _fields(board)
+    return limit > 0 and ply >= _draw_ply(board, limit)
+
+
+def counter_gave_mate(board: Board) -> bool:
+    """Declared mode: the side to move is mated by the side counting board's honour."""
+    state = counting_state(board)
+    return (
+        _declared(board)
+        and state is not None
+        and state.honour == BOARD_HONOUR
+        and state.counting_side != board.turn
+    )
+
+
+def _pieces(board: Board, color: Color) -> list[int]:
+    return [p.piece_type for p in board.piece_map().values() if p.color == color]
+
+
+def declare_count(board: Board) -> CountAction:
+    """The side to move declares a count (declared mode only; RULES.md 2.6.4).
+
+    Board's honour, when no pawn is left and both sides have a piece besides the king; or, with
+    ``pieces_count_optional``, pieces' honour for a lone king; or, with
+    ``allow_voluntary_restart``, a restart of the lone king's count from the present material.
+
+    :raises CountingError: naming the rule that forbids the declaration.
+    """
+    if not _declared(board):
+        raise CountingError(
+            "counts start by themselves with counting='auto'; declaring needs counting='declared'"
+        )
+    me, other = board.turn, not board.turn
+    mine, theirs = _pieces(board, me), _pieces(board, other)
+    if PAWN in mine or PAWN in theirs:
+        raise CountingError(
+            "no count may be declared while unpromoted pawns remain (RULES.md 2.6.4)"
+        )
+    limit, _ = _fields(board)
+    lone = mine == [KING]
+    variant = board.variant
+    if limit:
+        state = counting_state(board)
+        assert state is not None
+        restart = variant.allow_voluntary_restart and lone and state.honour == PIECES_HONOUR
+        if not restart:
+            raise CountingError(
+                f"a {state.honour} count is already running; only a lone king may restart its "
+                "count, with allow_voluntary_restart"
+            )
+    elif lone:
+        if not variant.pieces_count_optional:
+            raise CountingError(
+                "pieces' honour starts by itself in declared mode; pieces_count_optional lets the "
+                "lone king declare it"
+            )
+    elif theirs == [KING]:
+        raise CountingError("board's honour needs a piece besides the king on both sides")
+    action = CountAction("declare", me)
+    board._push_count_action(action)
+    if lone:
+        from ._core.counting import start_pieces_honour
+
+        start_pieces_honour(board._bbs, board._info, L.WHITE if me else L.BLACK)
+    else:
+        board._info[L.I_COUNT_LIMIT] = 2 * BOARD_HONOUR_MOVES
+        board._info[L.I_COUNT_PLY] = 0
+    return action
+
+
+def stop_count(board: Board) -> CountAction:
+    """The counter stops its board's-honour count on its turn (declared mode; RULES.md 2.6.4).
+
+    :raises CountingError: when no count runs, the side to move is not the counter, or the count
+        is pieces' honour, which cannot be stopped.
+    """
+    if not _declared(board):
+        raise CountingError("only declared counts can be stopped (counting='declared')")
+    state = counting_state(board)
+    if state is None:
+        raise CountingError("no count is running")
+    if state.counting_side != board.turn:
+        raise CountingError(
+            f"only the counter ({COLOR_NAMES[state.counting_side]}) may stop the count, on its turn"
+        )
+    if state.honour == PIECES_HONOUR:
+        raise CountingError("pieces' honour cannot be stopped (RULES.md 2.6.4, [S2])")
+    action = CountAction("stop", board.turn)
+    board._push_count_action(action)
+    board._info[L.I_COUNT_LIMIT] = 0
+    board._info[L.I_COUNT_PLY] = 0
+    return action

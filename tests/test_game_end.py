@@ -1,0 +1,475 @@
+"""End of game (RULES.md 2.4-2.7, 3.3-3.4, 4, 5.5-5.6; conflicts C1-C16): the seeds' worked
+examples, Fairy-Stockfish's counting and every end-of-game option in both settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from kradan import BLACK, WHITE, Board, CountAction, CountingError, Outcome, Termination
+
+LONE_KING = "8/8/4k3/8/1r6/8/8/R2K1N1R w - - 0 40"
+
+
+def play(board: Board, moves: str) -> Board:
+    for uci in moves.split():
+        board.push_uci(uci)
+    return board
+
+
+# --- Outcome and result -----------------------------------------------------------------------
+
+
+def test_outcome_results() -> None:
+    assert Outcome(Termination.CHECKMATE, WHITE).result() == "1-0"
+    assert Outcome(Termination.CHECKMATE, BLACK).result() == "0-1"
+    assert Outcome(Termination.REPETITION, None).result() == "1/2-1/2"
+    assert Outcome(Termination.REPLAY, None).result() == "*"
+
+
+def test_game_in_progress() -> None:
+    board = Board()
+    assert board.outcome() is None and not board.is_game_over() and board.result() == "*"
+    assert not board.can_claim_draw() and board.counting_state() is None
+
+
+def test_checkmate_rule_2_4() -> None:
+    board = Board("k7/2K5/8/8/8/8/R7/8 b - 32 6 1")
+    assert board.outcome() == Outcome(Termination.CHECKMATE, WHITE)
+    assert board.result() == "1-0" and board.is_game_over()
+
+
+def test_mate_beats_an_expired_count() -> None:
+    """RULES.md 2.6.2: the draw comes when the count passes the limit, unless it is mate."""
+    board = Board("k7/2K5/8/8/8/8/R7/8 b - 32 40 1")
+    assert board.is_counting_limit()
+    assert board.outcome() == Outcome(Termination.CHECKMATE, WHITE)
+
+
+# --- stalemate (C1) ------------------------------------------------------------------------------
+
+STALEMATE = "k1K5/7R/8/8/8/8/8/8 b - - 0 1"
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected", "result"),
+    [
+        ("draw", Outcome(Termination.STALEMATE, None), "1/2-1/2"),
+        ("stalemater_loses", Outcome(Termination.STALEMATE, BLACK), "0-1"),
+        ("replay", Outcome(Termination.REPLAY, None), "*"),
+    ],
+)
+def test_stalemate_options(rule: str, expected: Outcome, result: str) -> None:
+    board = Board(STALEMATE, stalemate=rule)
+    assert board.outcome() == expected and board.result() == result
+
+
+# --- Kar Ouk (RULES.md 4) -------------------------------------------------------------------------
+
+
+def test_first_check_wins_in_kar_ouk() -> None:
+    board = play(Board("4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1", variant="karouk"), "a1a8")
+    assert board.outcome() == Outcome(Termination.FIRST_CHECK, WHITE)
+    same = play(Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", variant="cambodian"), "a1a8")
+    assert same.outcome() is None  # in Ouk a check is only a check
+
+
+# --- automatic counting (RULES.md 2.6.2)
+
+
+def test_two_rooks_and_a_knight_give_three_moves() -> None:
+    """[S0]'s worked example: 8 - 5 = 3 moves for the stronger side."""
+    board = play(Board(LONE_KING), "a1a4 e6e5 a4b4")
+    assert board.fen() == "8/8/8/4k3/1R6/8/8/3K1N1R b - 16 10 41"
+    state = board.counting_state()
+    assert state is not None
+    assert (state.honour, state.counting_side, state.count, state.limit) == (
+        "pieces' honour",
+        BLACK,
+        5,
+        8,
+    )
+    assert state.moves_left == 3
+    assert str(state) == "pieces' honour: Black counts 5 of 8; White has 3 moves left to mate"
+    left = []
+    for uci in ["e5e6", "h1h2", "e6e5", "h2h1", "e5e6", "h1h2"]:
+        assert board.outcome() is None
+        board.push_uci(uci)
+        state = board.counting_state()
+        assert state is not None
+        left.append(state.moves_left)
+    assert left == [3, 2, 2, 1, 1, 0]
+    board.push_uci("e6e5")  # White's three moves are spent without mate
+    assert board.is_counting_limit()
+    assert board.outcome() == Outcome(Termination.COUNTING_LIMIT, None)
+
+
+@pytest.mark.parametrize(
+    ("precedence", "limit", "moves"), [("lowest", 64, 25), ("khon_first", 88, 37)]
+)
+def test_precedence_khon_and_two_knights(precedence: str, limit: int, moves: int) -> None:
+    """[S1]'s example, khon + 2 knights + 2 mets: 44 - 7 = 37 read khon first, 32 - 7 = 25 by the
+    smallest line (Fairy-Stockfish, [S2]; conflict C6)."""
+    board = Board("k7/8/8/7K/8/8/3M4/1NS1MN2 b - - 0 40", pieces_honour_precedence=precedence)
+    play(board, "a8b8 h5h6")
+    assert board.fen() == f"1k6/8/7K/8/8/8/3M4/1NS1MN2 b - {limit} 14 41"
+    state = board.counting_state()
+    assert state is not None and state.moves_left == moves
+
+
+def test_board_honour_starts_by_itself_when_the_last_pawn_goes() -> None:
+    """RULES.md 2.6.2: promotion of the last pawn starts board's honour, 128 plies."""
+    board = play(Board("3k4/2m5/8/4MP2/3KS3/8/8/8 w - - 0 1"), "f5f6m")
+    assert board.fen() == "3k4/2m5/5M2/4M3/3KS3/8/8/8 b - 128 0 1"
+    state = board.counting_state()
+    assert state is not None and state.honour == "board's honour" and state.moves_left == 64
+
+
+def test_lone_king_capturing_a_piece_does_not_restart_the_count() -> None:
+    board = play(Board("8/8/8/3k4/3S4/8/8/R2K4 b - 32 10 50"), "d5d4")
+    assert board.fen() == "8/8/8/8/3k4/8/8/R2K4 w - 32 11 51"
+
+
+# --- Cambodian and ASEAN counting (RULES.md 3.3, 5.6; C9, C11)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "fen_end"),
+    [
+        ("makruk", {}, "b - 32 6 1"),
+        ("cambodian", {}, "b - 30 6 1"),  # every limit one move shorter
+        ("cambodian", {"ouk_counting": "makruk"}, "b - 32 6 1"),
+    ],
+)
+def test_cambodian_limits_are_one_move_shorter(variant: str, options: dict, fen_end: str) -> None:
+    board = play(Board("8/8/8/4k3/8/8/8/R2K4 w - - 0 1", variant=variant, **options), "d1d2")
+    assert board.fen().endswith(fen_end)
+
+
+def test_cambodian_board_honour_with_pawns_for_a_small_side() -> None:
+    fen = "4k3/8/4p3/8/8/PPP5/8/R2K4 b - - 0 1"
+    ouk = play(Board(fen, variant="cambodian"), "e8d8 d1e1")
+    assert ouk.fen() == "3k4/8/4p3/8/8/PPP5/8/R3K3 b - 126 0 2"
+    makruk = play(Board(fen), "e8d8 d1e1")
+    assert makruk.fen() == "3k4/8/4p3/8/8/PPP5/8/R3K3 b - - 2 2"
+    four = play(Board("4k3/8/3ppp2/8/8/PPP5/8/R2K4 b - - 0 1", variant="cambodian"), "e8d8 d1e1")
+    assert four.fen().split()[3] == "-"  # four black pieces: no count
+
+
+def test_cambodian_lone_king_takes_the_last_pawn() -> None:
+    board = play(Board("8/8/4k3/5P2/8/2RMK3/8/8 b - 126 42 50", variant="cambodian"), "e6f5")
+    assert board.fen() == "8/8/8/5k2/8/2RMK3/8/8 w - 30 7 51"
+
+
+@pytest.mark.parametrize(
+    ("white", "counting", "fen_end"),
+    [
+        ("R2K4", "asean", "32 0 1"),  # 16 moves, counted from 0
+        ("2SKS3", "asean", "88 0 1"),  # a sin: 44
+        ("2NKN3", "asean", "128 0 1"),  # knights: 64
+        ("2FKF3", "asean", "- 1 1"),  # sit-kes only: no count
+        ("R2K4", "seed", "32 6 1"),  # the seed: 16 - N, as in Makruk
+        ("2FKF3", "seed", "128 8 1"),
+    ],
+)
+def test_sittuyin_counting(white: str, counting: str, fen_end: str) -> None:
+    board = Board(
+        f"8/8/8/4k3/8/8/8/{white}[] w - - 0 1", variant="sittuyin", sittuyin_counting=counting
+    )
+    board.push_uci("d1d2")  # the white king stands on d1 in each case
+    assert board.fen().endswith(fen_end)
+
+
+# --- declared counting (RULES.md 2.6.4)
+
+COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
+
+
+def test_the_counter_may_not_mate_while_counting() -> None:
+    """[S0]/[S2]: a mate by the side counting board's honour is only a draw."""
+    board = Board(COUNTER_MATES, counting="declared")
+    action = board.declare_count()
+    assert action == CountAction("declare", WHITE)
+    assert board.fen() == "k6m/2K5/8/8/8/8/7R/8 w - 128 0 1"
+    board.push_uci("h2a2")
+    assert board.outcome() == Outcome(Termination.MATE_WHILE_COUNTING, None)
+    assert board.result() == "1/2-1/2"
+
+
+def test_stopping_the_count_lets_the_counter_win() -> None:
+    board = Board(COUNTER_MATES, counting="declared")
+    board.declare_count()
+    board.stop_count()
+    assert board.counting_state() is None
+    board.push_uci("h2a2")
+    assert board.outcome() == Outcome(Termination.CHECKMATE, WHITE)
+    auto = play(Board(COUNTER_MATES), "h2a2")
+    assert auto.outcome() == Outcome(Termination.CHECKMATE, WHITE)
+
+
+def test_pop_undoes_declarations() -> None:
+    board = Board(COUNTER_MATES, counting="declared")
+    board.declare_count()
+    assert board.pop() == CountAction("declare", WHITE)
+    assert board.counting_state() is None and board.fen() == COUNTER_MATES
+
+
+def test_declared_board_honour_ends_after_the_counters_64th_move() -> None:
+    fen = "7k/5m2/8/8/8/8/8/K1M5 w - - 0 1"
+    board = Board(fen, counting="declared", insufficient_material="off")
+    board.declare_count()
+    white, black = ["c1d2", "d2c1"], ["f7e6", "e6f7"]
+    for i in range(64):
+        board.push_uci(white[i % 2])
+        state = board.counting_state()
+        assert state is not None and state.count == i + 1
+        if i < 63:
+            assert board.outcome() is None
+            board.push_uci(black[i % 2])
+    assert board.outcome() == Outcome(Termination.COUNTING_LIMIT, None)
+
+
+def test_declared_mode_has_no_automatic_board_honour() -> None:
+    board = play(Board("3k4/2m5/8/4MP2/3KS3/8/8/8 w - - 0 1", counting="declared"), "f5f6m")
+    assert board.counting_state() is None
+
+
+def test_declared_pieces_honour_starts_by_itself_at_n() -> None:
+    board = play(Board(LONE_KING, counting="declared"), "a1a4 e6e5 a4b4")
+    state = board.counting_state()
+    assert state is not None and state.honour == "pieces' honour" and state.count == 5
+    assert state.limit == 8
+    with pytest.raises(CountingError, match="cannot be stopped"):
+        board.stop_count()
+
+
+def test_pieces_count_optional() -> None:
+    board = play(
+        Board(LONE_KING, counting="declared", pieces_count_optional=True), "a1a4 e6e5 a4b4"
+    )
+    assert board.counting_state() is None  # the lone king chooses when
+    board.declare_count()
+    state = board.counting_state()
+    assert state is not None and (state.count, state.limit) == (5, 8)
+
+
+def test_voluntary_restart() -> None:
+    fen = "8/8/8/3k4/3S4/8/8/R2K4 b - - 0 50"
+    strict = Board(fen, counting="declared", pieces_count_optional=True)
+    strict.declare_count()
+    assert strict.counting_state().limit == 16  # type: ignore[union-attr]
+    play(strict, "d5d4 a1a2")
+    with pytest.raises(CountingError, match="already running"):
+        strict.declare_count()
+    free = Board(fen, counting="declared", pieces_count_optional=True, allow_voluntary_restart=True)
+    free.declare_count()
+    play(free, "d5d4 a1a2")
+    free.declare_count()  # after taking the khon: 16 moves from N = 3
+    state = free.counting_state()
+    assert state is not None and (state.count, state.limit) == (3, 16)
+
+
+@pytest.mark.parametrize(
+    ("fen", "options", "words"),
+    [
+        (COUNTER_MATES, {}, "counting='declared'"),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            {"counting": "declared"},
+            "pawns",
+        ),
+        ("k7/8/8/8/8/8/7R/4K3 w - - 0 1", {"counting": "declared"}, "both sides"),
+        (
+            LONE_KING.replace("w - - 0 40", "b - - 0 40").replace("1r6", "8"),
+            {"counting": "declared"},
+            "pieces_count_optional",
+        ),
+    ],
+)
+def test_declaring_against_the_rules(fen: str, options: dict, words: str) -> None:
+    board = Board(fen, **options)
+    with pytest.raises(CountingError, match=words):
+        board.declare_count()
+    assert board.move_stack == []
+
+
+def test_stopping_against_the_rules() -> None:
+    board = Board(COUNTER_MATES, counting="declared")
+    with pytest.raises(CountingError, match="no count"):
+        board.stop_count()
+    board.declare_count()
+    board.push_uci("h2h3")
+    with pytest.raises(CountingError, match="only the counter"):
+        board.stop_count()
+    with pytest.raises(CountingError, match="counting='declared'"):
+        Board(COUNTER_MATES).stop_count()
+
+
+def test_declared_only_options_need_declared_mode() -> None:
+    from kradan import VariantError
+
+    with pytest.raises(VariantError, match="needs counting='declared'"):
+        Board(pieces_count_optional=True)
+
+
+# --- repetition and perpetual check (RULES.md 2.5, C2)
+
+KNIGHT_PERPETUAL = "5r1k/5nnr/8/4N3/8/8/P7/K7 w - - 0 1"
+PERPETUAL_MOVES = ["e5g6", "h8g8", "g6e7", "g8h8", "e7g6", "h8g8", "g6e7", "g8h8", "e7g6"]
+
+
+def test_threefold_repetition_is_claimable_at_the_third_occurrence() -> None:
+    board = Board(KNIGHT_PERPETUAL)
+    for i, uci in enumerate(PERPETUAL_MOVES):
+        assert not board.can_claim_draw(), i
+        board.push_uci(uci)
+    assert board.is_repetition() and board.can_claim_draw()
+    assert board.outcome() is None  # only a claim ends it
+    assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
+
+
+def test_perpetual_check_checker_loses() -> None:
+    board = play(
+        Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses"), " ".join(PERPETUAL_MOVES)
+    )
+    assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
+
+
+def test_repetition_count_option() -> None:
+    board = play(Board(KNIGHT_PERPETUAL, repetition_count=2), " ".join(PERPETUAL_MOVES[:5]))
+    assert board.can_claim_draw()
+    assert not play(Board(KNIGHT_PERPETUAL), " ".join(PERPETUAL_MOVES[:5])).can_claim_draw()
+
+
+# --- material (RULES.md 2.7, C16)
+
+
+@pytest.mark.parametrize(
+    ("white", "black", "expected"),
+    [
+        ("3K4", "4k3", (True, True)),
+        ("3KN3", "4k3", (True, True)),
+        ("3KS3", "4k3", (False, True)),
+        ("3K2R1", "4k3", (False, True)),
+        ("3KP3", "4k3", (True, True)),
+        ("3KM3", "4k3", (True, True)),
+        ("3KM1M1", "4k3", (True, True)),  # mets on e1 and g1: one colour
+        ("2MK1M2", "4k3", (False, True)),  # c1 and f1: both colours
+        ("2NKN3", "4k3", (False, True)),
+        ("3KN3", "4km2", (False, False)),
+        ("3KM3", "4kn2", (False, False)),
+    ],
+)
+def test_insufficient_material_as_fairy_stockfish(white: str, black: str, expected: tuple) -> None:
+    board = Board(f"{black}/8/8/8/8/8/8/{white} w - - 0 1")
+    assert (
+        board.has_insufficient_material(WHITE),
+        board.has_insufficient_material(BLACK),
+    ) == expected
+
+
+def test_dead_position_option() -> None:
+    fen = "8/8/8/4k3/8/8/8/3KM3 w - - 0 1"  # MK9
+    assert Board(fen).outcome() == Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+    assert Board(fen, insufficient_material="off").outcome() is None
+
+
+def test_kar_ouk_counts_every_piece_as_sufficient() -> None:
+    board = Board("4k3/8/8/8/8/8/8/3KM3 w - - 0 1", variant="karouk")
+    assert not board.has_insufficient_material(WHITE)
+    assert board.outcome() is None
+
+
+# the Korean table, row by row: (stronger side's pieces, weaker side's pieces) as FEN rank text
+KOREAN_ROWS = [
+    ("PP2P3", "7p"),  # 1: two connected pawns and a separated one v a pawn
+    ("NSP5", "pp6"),  # 2
+    ("R7", "ppp5"),  # 3
+    ("R7", "np6"),  # 3
+    ("R7", "sp6"),  # 3
+    ("SN6", "s7"),  # 4
+    ("SN6", "n7"),  # 4
+    ("RP6", "r7"),  # 5
+    ("SPP5", "r7"),  # 6
+    ("NPP5", "r7"),  # 6
+    ("SPPP4", "rp6"),  # 7
+    ("RS6", "r7"),  # 8
+    ("RN6", "r7"),  # 8
+    ("PPPP4", "rp6"),  # 9
+    ("RR6", "rs6"),  # 10
+    ("RR6", "rn6"),  # 10
+]
+
+
+def korean_fen(strong: str, weak: str, strong_is_white: bool) -> str:
+    white, black = (strong, weak) if strong_is_white else (weak.upper(), strong.lower())
+    return f"7k/8/{black.lower()}/8/8/{white.upper()}/8/K7 w - - 0 1"
+
+
+@pytest.mark.parametrize(("strong", "weak"), KOREAN_ROWS)
+@pytest.mark.parametrize("strong_is_white", [True, False])
+def test_korean_table_rows(strong: str, weak: str, strong_is_white: bool) -> None:
+    fen = korean_fen(strong, weak, strong_is_white)
+    assert Board(fen).is_korean_material_draw(), fen
+    auto = Board(fen, korean_material_draws="auto", insufficient_material="off")
+    assert auto.outcome() == Outcome(Termination.KOREAN_MATERIAL_DRAW, None)
+    claim = Board(fen, korean_material_draws="claim", insufficient_material="off")
+    assert claim.outcome() is None and claim.can_claim_draw()
+    off = Board(fen, insufficient_material="off")
+    assert off.outcome(claim_draw=True) is None
+
+
+@pytest.mark.parametrize(
+    ("strong", "weak"),
+    [
+        ("PPP5", "7p"),  # three connected pawns is not row 1
+        ("P1P1P3", "7p"),  # three separated pawns neither
+        ("PP1PP3", "rp6"),  # row 9 needs four connected pawns... these two pairs are connected
+        ("RM6", "r7"),  # a met is not in any row
+        ("RR6", "r7"),  # not a row
+        ("R7", "pp6"),
+    ],
+)
+def test_korean_table_non_matches(strong: str, weak: str) -> None:
+    fen = korean_fen(strong, weak, True)
+    expected = (
+        strong == "PP1PP3"
+    )  # each pawn has a neighbour file: "connected" as [interp] reads it
+    assert Board(fen).is_korean_material_draw() == expected
+
+
+# --- Sittuyin (RULES.md 5.5-5.6)
+
+
+@pytest.mark.parametrize(
+    ("clock", "options", "claimable"),
+    [(100, {}, True), (99, {}, False), (100, {"n_move_rule": 0}, False)],
+)
+def test_fifty_move_rule(clock: int, options: dict, claimable: bool) -> None:
+    board = Board(f"4k3/8/8/8/8/8/8/2FK2R1[] w - - {clock} 80", variant="sittuyin", **options)
+    assert board.is_n_move_rule() == claimable
+    expected = Outcome(Termination.N_MOVE_RULE, None) if claimable else None
+    assert board.outcome(claim_draw=True) == expected
+
+
+@pytest.mark.parametrize(("enabled", "claimable"), [(True, True), (False, False)])
+def test_promotion_only_draw(enabled: bool, claimable: bool) -> None:
+    board = Board(
+        "1k4PK/3r4/8/8/8/8/8/8[] w - - 0 1", variant="sittuyin", promotion_only_draw=enabled
+    )
+    assert board.is_promotion_only_draw() == claimable
+    assert (board.outcome(claim_draw=True) is not None) == claimable
+
+
+# --- agreement, resignation
+
+
+def test_resignation_and_agreement_are_undone_by_the_next_move_or_pop() -> None:
+    board = Board()
+    board.push_uci("e3e4")
+    assert board.resign(BLACK) == Outcome(Termination.RESIGNATION, WHITE)
+    assert board.result() == "1-0"
+    board.pop()
+    assert board.outcome() is None
+    assert board.agree_draw().result() == "1/2-1/2"
+    board.push_uci("e3e4")
+    assert board.outcome() is None
