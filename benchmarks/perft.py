@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from kradan import Board
 from kradan._core.warmup import compile_all
 
-# (variant, name, FEN)
+# (variant, name, FEN); the setup phase branches ~72 ways per ply, so it stops at a lower depth
+MIDDLE_DEPTHS = (5, 6)
 POSITIONS = [
     ("makruk", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"),
     ("makruk", "middlegame 1", "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"),
@@ -43,6 +44,7 @@ POSITIONS = [
     ("sittuyin", "setup phase", "r6r/8/4pppp/pppp4/4PPPP/PPPP4/8/R6R[KSSFNNkssfnn] w - - 0 3"),
     ("sittuyin", "middlegame", "1rr5/3k3s/f1ns1ppp/pp6/2p2PPP/PPPP2NN/S2R1S2/1KR1F3[] w - - 0 18"),
 ]
+DEPTHS = {"setup phase": (3, 4)}
 
 
 @dataclass
@@ -202,7 +204,9 @@ def api_rates(seconds: float = 1.0) -> list[list[str]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depths", type=int, nargs="+", default=[5, 6])
+    parser.add_argument(
+        "--depths", type=int, nargs="+", help="depths for every position (default: per position)"
+    )
     parser.add_argument("--vs", metavar="PATH", help="a UCI engine that answers 'go perft N'")
     parser.add_argument(
         "--quick", action="store_true", help="only the start position, no plain perft at depth > 5"
@@ -233,7 +237,7 @@ def main() -> int:
         header += ["peer s", "peer n/s", "bulk/peer"]
     rows = []
     for variant, name, fen in positions:
-        for depth in args.depths:
+        for depth in args.depths or DEPTHS.get(name, MIDDLE_DEPTHS):
             bulk = kradan_perft(variant, fen, depth, True)
             plain = None if args.quick and depth > 5 else kradan_perft(variant, fen, depth, False)
             parallel = kradan_perft(variant, fen, depth, True, args.threads)
