@@ -172,7 +172,7 @@ class Board:
 
     def _legal_codes(self) -> list[int]:
         if self._legal is None:
-            n = _core.legal_moves_into(self._bbs, self._info, self._buffer)
+            n = _core.legal_moves(self._bbs, self._info, self._buffer, False)
             self._legal = self._buffer[:n].tolist()
         return self._legal
 
@@ -341,7 +341,7 @@ class Board:
 
     def checkers(self) -> list[Square]:
         """Squares of the pieces giving check to the side to move."""
-        bits = int(_core.checkers(self._bbs, self._info))
+        bits = int(_core.checkers(self._bbs, self._info, True))
         return [sq for sq in range(64) if bits >> sq & 1]
 
     def is_checkmate(self) -> bool:
@@ -368,7 +368,7 @@ class Board:
         code = self._code_of(move)
         _core.make_move(self._bbs, self._info, code)
         try:
-            return _core.legal_move_count(self._bbs, self._info, self._buffer) == 0
+            return _core.legal_moves(self._bbs, self._info, self._buffer, True) == 0
         finally:
             _core.unmake_move(self._bbs, self._info)
 

@@ -16,8 +16,7 @@ from .perft import perft  # noqa: E402
 from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
 from .queries import (  # noqa: E402
     checkers,
-    legal_move_count,
-    legal_moves_into,
+    legal_moves,
     side_in_check,
     side_not_to_move_in_check,
 )
@@ -29,8 +28,7 @@ __all__ = [
     "compute_key",
     "grown",
     "last_move",
-    "legal_move_count",
-    "legal_moves_into",
+    "legal_moves",
     "make_move",
     "new_arrays",
     "perft",

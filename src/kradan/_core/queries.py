@@ -4,38 +4,37 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attacks import checkers_of, in_check
+from .attacks import checkers_of
 from .bits import jit
 from .layout import I_STM
 from .movegen import generate_moves
 
 
 @jit
-def legal_moves_into(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
-    """Write the legal moves into ``out``; returns how many. (Python's entry point: calling
-    :func:`generate_moves` with a constant flag keeps numba to one compiled version per flag.)"""
+def legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_only: bool) -> int:
+    """Write the legal moves into ``out`` (or only count them); returns how many.
+
+    Python's entry point: the generator is called with a constant flag in each branch, so numba
+    keeps one compiled version per flag (the same two that perft uses).
+    """
+    if count_only:
+        return generate_moves(bbs, info, out, True)
     return generate_moves(bbs, info, out, False)
 
 
 @jit
-def legal_move_count(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
-    """Number of legal moves (``out`` is scratch space)."""
-    return generate_moves(bbs, info, out, True)
+def checkers(bbs: np.ndarray, info: np.ndarray, side_to_move: bool) -> np.uint64:
+    """The pieces giving check to the side to move (or, with ``side_to_move`` false, to the side
+    that just moved, which only an impossible position has)."""
+    color = info[I_STM] if side_to_move else 1 - info[I_STM]
+    return checkers_of(bbs, color)
 
 
-@jit
 def side_in_check(bbs: np.ndarray, info: np.ndarray) -> bool:
     """Whether the side to move is in check."""
-    return in_check(bbs, info[I_STM])
+    return bool(checkers(bbs, info, True))
 
 
-@jit
 def side_not_to_move_in_check(bbs: np.ndarray, info: np.ndarray) -> bool:
     """Whether the side that just moved is in check (an impossible position)."""
-    return in_check(bbs, 1 - info[I_STM])
-
-
-@jit
-def checkers(bbs: np.ndarray, info: np.ndarray) -> np.uint64:
-    """Bitboard of the pieces giving check to the side to move."""
-    return checkers_of(bbs, info[I_STM])
+    return bool(checkers(bbs, info, False))

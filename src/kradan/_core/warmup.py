@@ -13,22 +13,16 @@ from .perft import perft
 from .position import compute_key, new_arrays
 from .queries import (
     checkers,
-    legal_move_count,
-    legal_moves_into,
-    side_in_check,
-    side_not_to_move_in_check,
+    legal_moves,
 )
 
 ENTRY_POINTS = (
-    legal_moves_into,
-    legal_move_count,
+    legal_moves,
     make_move,
     unmake_move,
     perft,
     compute_key,
     checkers,
-    side_in_check,
-    side_not_to_move_in_check,
 )
 
 
@@ -81,13 +75,11 @@ def compile_all(announce: bool = False) -> None:
         announce_compilation()
     bbs, info = _tiny_position()
     buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
-    n = legal_moves_into(bbs, info, buffer)
-    legal_move_count(bbs, info, buffer)
+    n = legal_moves(bbs, info, buffer, False)
+    legal_moves(bbs, info, buffer, True)
     move = int(buffer[0])
     make_move(bbs, info, move)
     unmake_move(bbs, info)
     perft(bbs, info, 1, True)
-    checkers(bbs, info)
-    side_in_check(bbs, info)
-    side_not_to_move_in_check(bbs, info)
+    checkers(bbs, info, True)
     assert n > 0
