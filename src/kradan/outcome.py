@@ -9,7 +9,7 @@ from .pieces import Color
 
 
 class Termination(Enum):
-    """Every way a game of the chess family can end (RULES.md 2.4-2.7, 3.3, 4, 5.5-5.6)."""
+    """Every way a game can end (RULES.md 2.4-2.7, 3.3, 4, 5.5-5.6, 6.5)."""
 
     CHECKMATE = "checkmate"
     #: no legal move and not in check; a draw, or a loss for the stalemater with that option
@@ -35,6 +35,12 @@ class Termination(Enum):
     RESIGNATION = "resignation"
     #: a stalemate under ``stalemate="replay"``: the game is played again, no result
     REPLAY = "replay"
+    #: Alquerque: every enemy piece has been captured
+    CAPTURED_ALL = "captured all"
+    #: Alquerque (Bell): the side to move has no legal move and loses
+    IMMOBILISED = "immobilised"
+    #: Alquerque: the no-capture limit was reached
+    NO_CAPTURE_LIMIT = "no-capture limit"
 
 
 @dataclass(frozen=True)
