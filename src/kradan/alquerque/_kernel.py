@@ -13,7 +13,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .geometry import FAR_ROW, FORWARD_OR_SIDEWAYS, JUMP_OVER, JUMP_TO, STEP
+from .geometry import (
+    DIRECTION_TO,
+    FAR_ROW,
+    FORWARD_OR_SIDEWAYS,
+    FORWARD_STEPS,
+    JUMP_OVER,
+    JUMP_TO,
+    NEIGHBOURS,
+    STEP,
+)
 
 jit = numba.njit(cache=True)
 jit_nogil = numba.njit(cache=True, nogil=True)
@@ -71,25 +80,12 @@ def move_direction(move: int, index: int) -> int:
 
 
 @jit
-def _step_allowed(st: np.ndarray, rules: np.ndarray, p: int, to: int, d: int, king: bool) -> bool:
-    """Bell's direction and no-return rules for a step of the piece on ``p``."""
-    if king or rules[R_BELL] == 0:
-        return True
-    us = st[S_STM]
-    if FORWARD_OR_SIDEWAYS[us, d] == 0:
-        return False
-    return _may_enter(st, rules, p, to)
-
-
-@jit
-def _may_enter(st: np.ndarray, rules: np.ndarray, p: int, to: int) -> bool:
-    history = st[S_HISTORY + p]
-    mode = rules[R_NO_RETURN]
-    if mode == NO_RETURN_ANY:
-        return (history >> to) & 1 == 0
-    if mode == NO_RETURN_START:
-        return to != (history >> START_SHIFT)
-    return True
+def _lowest(mask: int) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    p = 0
+    while (mask >> p) & 1 == 0:
+        p += 1
+    return p
 
 
 @jit
@@ -218,8 +214,9 @@ def _generate_plain(
     forced = rules[R_FORCED] != 0
     all_prefixes = rules[R_CHAIN_MANDATORY] == 0 or not forced
     start = n
+    opp = st[S_WHITE + 1 - us]
     for p in range(25):
-        if (own >> p) & 1:
+        if (own >> p) & 1 and NEIGHBOURS[p] & opp:  # a jump needs an enemy next to the piece
             n = _captures_of(st, rules, p, out, n, count_only, all_prefixes, work)
     if not count_only:
         for i in range(start, n):
@@ -227,20 +224,27 @@ def _generate_plain(
     if forced and n > start:
         return n
     far_row = FAR_ROW[us]
+    bell = rules[R_BELL] != 0
+    no_return = rules[R_NO_RETURN]
     for p in range(25):
         if (own >> p) & 1 == 0:
             continue
         king = (st[S_KINGS] >> p) & 1 == 1
-        if rules[R_BELL] and not king and (far_row >> p) & 1:
-            continue  # Bell: a man on the far row may move only by capturing
-        for d in range(8):
-            to = STEP[p, d]
-            if to < 0 or (occupied >> to) & 1:
-                continue
-            if not _step_allowed(st, rules, p, to, d, king):
-                continue
+        targets = NEIGHBOURS[p] & ~occupied
+        if bell and not king:
+            if (far_row >> p) & 1:
+                continue  # Bell: a man on the far row may move only by capturing
+            targets &= FORWARD_STEPS[us, p]
+            history = st[S_HISTORY + p]
+            if no_return == NO_RETURN_ANY:
+                targets &= ~history
+            elif no_return == NO_RETURN_START:
+                targets &= ~(1 << (history >> START_SHIFT))
+        while targets:
+            to = _lowest(targets)
+            targets &= targets - 1
             if not count_only:
-                out[n] = p | (d << M_DIRS_SHIFT) | extra
+                out[n] = p | (DIRECTION_TO[p, to] << M_DIRS_SHIFT) | extra
             n += 1
     return n
 

@@ -410,6 +410,15 @@ class Board:
             self._stack = grown
         return int(K.perft(self._stack, self._ply, self._rules, depth, bulk))
 
+    def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
+        """Perft split by the first move."""
+        result = {}
+        for move in list(self.legal_moves):
+            self.push(move)
+            result[move] = self.perft(depth - 1, bulk=bulk)
+            self.pop()
+        return result
+
     def copy(self) -> Board:
         board = Board.__new__(Board)
         board.variant = self.variant

@@ -81,3 +81,25 @@ for _d, (_dx, _dy) in enumerate(DIRECTIONS):
 
 #: FAR_ROW[colour]: the opponent's base row as a point mask (White: row 5, Black: row 1)
 FAR_ROW = np.array([0x1F << 20, 0x1F], dtype=np.int64)
+
+#: NEIGHBOURS[p]: mask of the points joined to p by a line (a jump needs an enemy among them)
+NEIGHBOURS = np.array(
+    [sum(1 << int(q) for q in STEP[p] if q >= 0) for p in range(POINTS)], dtype=np.int64
+)
+
+#: FORWARD_STEPS[colour, p]: neighbours a man may step to under Bell's direction rule
+FORWARD_STEPS = np.array(
+    [
+        [sum(1 << int(STEP[p, d]) for d in range(8) if STEP[p, d] >= 0 and FORWARD_OR_SIDEWAYS[c, d])
+         for p in range(POINTS)]
+        for c in (0, 1)
+    ],
+    dtype=np.int64,
+)  # fmt: skip
+
+#: DIRECTION_TO[p, q]: the direction of the step from p to its neighbour q (-1 if none)
+DIRECTION_TO = np.full((POINTS, POINTS), -1, dtype=np.int64)
+for _p in range(POINTS):
+    for _d in range(8):
+        if STEP[_p, _d] >= 0:
+            DIRECTION_TO[_p, STEP[_p, _d]] = _d

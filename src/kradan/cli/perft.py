@@ -6,6 +6,7 @@ import argparse
 import time
 from typing import Any
 
+from .. import alquerque
 from .._core.warmup import announce_compilation
 from ..board import Board
 from ..variants import find_variant, variant_names
@@ -31,9 +32,12 @@ def add_parser(commands: Any) -> None:
         epilog="Examples: kradan perft makruk 5 | kradan perft makruk 3 --divide "
         "--fen '4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1'",
     )
-    parser.add_argument("variant", help=f"game name ({', '.join(variant_names())})")
+    games = ", ".join([*variant_names(), *alquerque.GAMES])
+    parser.add_argument("variant", help=f"game name ({games})")
     parser.add_argument("depth", type=_depth, help=f"plies to search (0..{MAX_DEPTH})")
-    parser.add_argument("--fen", help="start from this position instead of the start position")
+    parser.add_argument(
+        "--fen", help="start from this position (FEN, or Alquerque's position text) instead"
+    )
     parser.add_argument("--divide", action="store_true", help="show the count below each move")
     parser.add_argument(
         "--no-bulk", action="store_true", help="make every leaf move instead of counting them"
@@ -45,9 +49,12 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    variant = find_variant(args.variant)
     announce_compilation()
-    board = Board(args.fen, variant=variant)
+    board: Board | alquerque.Board
+    if alquerque.is_alquerque_name(args.variant):
+        board = alquerque.Board(args.fen, variant=args.variant)
+    else:
+        board = Board(args.fen, variant=find_variant(args.variant))
     bulk = not args.no_bulk
     board.perft(1)  # compile (first run) or load the kernel before the clock starts
     start = time.perf_counter()
@@ -58,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
         nodes = sum(counts.values()) if args.depth > 0 else 1
         print()
     else:
-        nodes = board.perft(args.depth, bulk=bulk, threads=max(1, args.threads))
+        threads = max(1, args.threads)
+        if isinstance(board, Board):
+            nodes = board.perft(args.depth, bulk=bulk, threads=threads)
+        else:
+            nodes = board.perft(args.depth, bulk=bulk)
     seconds = time.perf_counter() - start
     speed = f"{nodes / seconds / 1e6:.1f} M nodes/s" if seconds > 0 else "-"
     print(f"nodes {nodes}  time {seconds:.3f} s  speed {speed}")
