@@ -87,15 +87,16 @@ NEIGHBOURS = np.array(
     [sum(1 << int(q) for q in STEP[p] if q >= 0) for p in range(POINTS)], dtype=np.int64
 )
 
+
 #: FORWARD_STEPS[colour, p]: neighbours a man may step to under Bell's direction rule
+def _forward_steps(color: int, p: int) -> int:
+    allowed = [d for d in range(8) if FORWARD_OR_SIDEWAYS[color, d] and STEP[p, d] >= 0]
+    return sum(1 << int(STEP[p, d]) for d in allowed)
+
+
 FORWARD_STEPS = np.array(
-    [
-        [sum(1 << int(STEP[p, d]) for d in range(8) if STEP[p, d] >= 0 and FORWARD_OR_SIDEWAYS[c, d])
-         for p in range(POINTS)]
-        for c in (0, 1)
-    ],
-    dtype=np.int64,
-)  # fmt: skip
+    [[_forward_steps(c, p) for p in range(POINTS)] for c in (0, 1)], dtype=np.int64
+)
 
 #: DIRECTION_TO[p, q]: the direction of the step from p to its neighbour q (-1 if none)
 DIRECTION_TO = np.full((POINTS, POINTS), -1, dtype=np.int64)
