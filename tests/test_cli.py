@@ -100,3 +100,23 @@ def test_perft_accepts_every_variant_name(
 def test_perft_with_threads(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "makruk", "4", "--threads", "2"]) == 0
     assert "nodes 273026 " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "nodes"),
+    [
+        (["perft", "alquerque", "4"], 12),
+        (["perft", "alquerque-bell", "3"], 6),
+        (["perft", "bell", "1", "--fen", "5/5/3p1/1p3/P4 w - 0 1"], 1),
+    ],
+)
+def test_perft_alquerque(argv: list[str], nodes: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 0
+    assert f"nodes {nodes} " in capsys.readouterr().out
+
+
+def test_perft_alquerque_divide_and_bad_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "alquerque", "2", "--divide"]) == 0
+    assert "d2c3: 2" in capsys.readouterr().out
+    assert main(["perft", "alquerque", "2", "--fen", "ppp w"]) == 2
+    assert "invalid Alquerque position 'ppp w'" in capsys.readouterr().err

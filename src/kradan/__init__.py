@@ -10,6 +10,7 @@ Move.from_uci('e3e4')
 
 from __future__ import annotations
 
+from . import alquerque
 from .board import Board, LegalMoveGenerator
 from .counting import CountAction, CountingState
 from .errors import (
@@ -91,6 +92,7 @@ __all__ = [
     "Variant",
     "VariantError",
     "__version__",
+    "alquerque",
     "find_variant",
     "parse_square",
     "piece_name",

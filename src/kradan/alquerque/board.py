@@ -299,6 +299,11 @@ class Board:
             if not dirs:
                 return f"no line leads from {point_name(pos)} to {point_name(landing)} by one jump"
             over = int(JUMP_OVER[pos, dirs[0]])
+            if not ((own | opp) >> over) & 1 or ((opp >> over) & 1 and (taken >> over) & 1):
+                return (
+                    f"the move skips the empty point {point_name(over)}: a piece steps one point"
+                    " or jumps over an enemy piece"
+                )
             if (own >> over) & 1 and over != move.origin:
                 return f"the jump {point_name(pos)}x{point_name(landing)} goes over its own piece"
             if not (opp >> over) & 1 or (taken >> over) & 1:
@@ -317,15 +322,19 @@ class Board:
     # --- end of game ----------------------------------------------------------------------------
 
     def _identity_rows(self) -> np.ndarray:
-        columns = [
-            K.S_WHITE,
-            K.S_BLACK,
-            K.S_KINGS,
-            K.S_STM,
-            K.S_HUFF,
-            *range(K.S_HISTORY, K.STATE_NB),
-        ]
-        return self._stack[: self._ply + 1, columns]
+        """What makes two positions the same: pieces, side, huffs, and the part of the pieces'
+        histories that the no-return rule can use (none without it)."""
+        rows = self._stack[: self._ply + 1]
+        columns = [K.S_WHITE, K.S_BLACK, K.S_KINGS, K.S_STM, K.S_HUFF]
+        mode = int(self._rules[K.R_NO_RETURN])
+        history = rows[:, K.S_HISTORY : K.STATE_NB]
+        if mode == K.NO_RETURN_ANY:
+            history = history & K.HISTORY_MASK
+        elif mode == K.NO_RETURN_START:
+            history = history >> K.START_SHIFT
+        else:
+            history = history[:, :0]
+        return np.concatenate([rows[:, columns], history], axis=1)
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the position (pieces, side, huffs, no-return histories) occurred ``count``

@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
     board.perft(1)  # compile (first run) or load the kernel before the clock starts
     start = time.perf_counter()
     if args.divide:
-        counts = board.perft_divide(args.depth, bulk=bulk)
-        for move in sorted(counts, key=lambda m: m.uci()):
-            print(f"{move.uci()}: {counts[move]}")
+        counts = {move.uci(): n for move, n in board.perft_divide(args.depth, bulk=bulk).items()}
+        for uci in sorted(counts):
+            print(f"{uci}: {counts[uci]}")
         nodes = sum(counts.values()) if args.depth > 0 else 1
         print()
     else:
