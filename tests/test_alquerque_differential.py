@@ -3,6 +3,7 @@ thousands of random positions, for both rule sets and random combinations of eve
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -82,17 +83,55 @@ def to_text(pos: ref.Pos) -> str:
     return f"{'/'.join(rows)} {pos.side} {huff} 0 1 {','.join(history) or '-'}"
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_legal_moves_agree_on_random_positions(seed: int) -> None:
-    rng = random.Random(seed)
-    for _ in range(200):
-        rules, options = random_rules(rng)
+def every_combination() -> list[tuple[ref.Rules, dict]]:
+    """All 208 combinations of the options that change move generation."""
+    combos = []
+    for bell, forced, huff_all, mandatory, kings in itertools.product([False, True], repeat=5):
+        base = {
+            "capture_rule": "forced" if forced else "huff",
+            "huff_target": "all" if huff_all else "opponent_chooses_one",
+            "chain_continuation": "mandatory" if mandatory else "optional",
+            "alquerque_kings": kings,
+        }
+        rules = ref.Rules(bell, forced, huff_all, mandatory, kings=kings, no_return="off")
+        if not bell:
+            combos.append((rules, base))
+            continue
+        for forward, no_return, all_moves in itertools.product(
+            [False, True], ["any_previous", "start_point", "off"], [False, True]
+        ):
+            options = base | {
+                "bell_capture_directions": "forward_sideways" if forward else "any",
+                "no_return": no_return,
+                "no_return_scope": "all_moves" if all_moves else "steps",
+            }
+            combos.append(
+                (
+                    ref.Rules(
+                        bell, forced, huff_all, mandatory, forward, no_return, all_moves, kings
+                    ),
+                    options,
+                )
+            )
+    return combos
+
+
+COMBINATIONS = every_combination()
+
+
+@pytest.mark.parametrize("index", range(0, len(COMBINATIONS), 8))
+def test_legal_moves_agree_for_every_option_combination(index: int) -> None:
+    """Each test takes 8 of the 208 combinations and 20 random positions for each: over 4000
+    positions in all."""
+    rng = random.Random(index)
+    for rules, options in COMBINATIONS[index : index + 8]:
         variant = "alquerque-bell" if rules.bell else "alquerque"
-        pos = random_position(rng, rules)
-        board = alquerque.Board(to_text(pos), variant=variant, **options)
-        ours = sorted(m.uci() for m in board.legal_moves)
-        theirs = sorted(ref.legal_moves(pos, rules))
-        assert ours == theirs, (to_text(pos), options)
+        for _ in range(20):
+            pos = random_position(rng, rules)
+            board = alquerque.Board(to_text(pos), variant=variant, **options)
+            ours = sorted(m.uci() for m in board.legal_moves)
+            theirs = sorted(ref.legal_moves(pos, rules))
+            assert ours == theirs, (to_text(pos), options)
 
 
 @pytest.mark.parametrize("seed", range(8))
