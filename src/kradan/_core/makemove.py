@@ -288,3 +288,42 @@ def last_move(info: np.ndarray) -> int:
     if sp == 0:
         return 0
     return info[INFO_STATE_NB + (sp - 1) * UNDO_INFO_NB + UI_MOVE]
+
+
+@jit_inline
+def make_null(bbs: np.ndarray, info: np.ndarray) -> None:
+    """Pass the move (for the search's null-move pruning); undo with :func:`unmake_null`.
+
+    The halfmove clock restarts, so repetition scans never look across a null move.
+    """
+    sp = info[I_SP]
+    ui = INFO_STATE_NB + sp * UNDO_INFO_NB
+    ub = BB_STATE_NB + sp * UNDO_BB_NB
+    info[ui + UI_MOVE] = 0
+    info[ui + UI_CAPTURED] = 0
+    info[ui + UI_RULE50] = info[I_RULE50]
+    info[ui + UI_COUNT_LIMIT] = info[I_COUNT_LIMIT]
+    info[ui + UI_COUNT_PLY] = info[I_COUNT_PLY]
+    info[ui + UI_CHECKS_W] = info[I_CHECKS]
+    info[ui + UI_CHECKS_B] = info[I_CHECKS + 1]
+    bbs[ub + UB_KEY] = bbs[BB_KEY]
+    bbs[ub + UB_GATES] = bbs[BB_GATES]
+    bbs[ub + UB_PROMOTED] = bbs[BB_PROMOTED]
+    info[I_RULE50] = 0
+    info[I_STM] = 1 - info[I_STM]
+    info[I_GAME_PLY] += 1
+    bbs[BB_KEY] ^= ZOBRIST_SIDE[0]
+    info[I_SP] = sp + 1
+
+
+@jit_inline
+def unmake_null(bbs: np.ndarray, info: np.ndarray) -> None:
+    """Take back :func:`make_null`."""
+    sp = info[I_SP] - 1
+    info[I_SP] = sp
+    ui = INFO_STATE_NB + sp * UNDO_INFO_NB
+    ub = BB_STATE_NB + sp * UNDO_BB_NB
+    info[I_STM] = 1 - info[I_STM]
+    info[I_GAME_PLY] -= 1
+    info[I_RULE50] = info[ui + UI_RULE50]
+    bbs[BB_KEY] = bbs[ub + UB_KEY]

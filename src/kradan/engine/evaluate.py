@@ -1,0 +1,149 @@
+"""Static evaluation for the chess family, compiled with numba.
+
+Material and piece-square tables, pawn advancement toward promotion, rooks on open files,
+mobility, king shelter, pieces in hand (Sittuyin's setup), and endgame knowledge: a lone king is
+driven to the edge and the winning king brought near, and a side that cannot mate gets no credit
+for extra material. Scores are centipawns from the side to move's point of view.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .._core.attacks import rook_attacks
+from .._core.bits import ZERO, lsb, pop_lsb, popcount
+from .._core.layout import (
+    BB_COLOR,
+    BB_TYPE,
+    I_HAND,
+    I_STM,
+    KHON,
+    KING,
+    KNIGHT,
+    MET,
+    PAWN,
+    PIECE_TYPE_NB,
+    ROOK,
+)
+from .._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
+
+jit = numba.njit(cache=True)
+
+#: centipawn values by kernel piece type: pawn, knight, khon, met, rook, king
+VALUES = np.array([100, 320, 290, 220, 520, 0], dtype=np.int64)
+TEMPO = 10
+
+
+def _centre_bonus(scale: int) -> np.ndarray:
+    table = np.zeros(64, dtype=np.int64)
+    for sq in range(64):
+        file, rank = sq & 7, sq >> 3
+        distance = max(abs(2 * file - 7), abs(2 * rank - 7)) // 2  # 0 in the centre .. 3
+        table[sq] = scale * (3 - distance)
+    return table
+
+
+def _build_tables() -> np.ndarray:
+    """Piece-square tables for White (Black reads them with ``sq ^ 56``)."""
+    tables = np.zeros((PIECE_TYPE_NB + 1, 64), dtype=np.int64)
+    for sq in range(64):
+        rank = sq >> 3
+        file = sq & 7
+        # pawns gain as they near the promotion region (rank 6 for Makruk)
+        tables[PAWN, sq] = [0, 0, 0, 8, 22, 45, 60, 60][rank] + (4 if 2 <= file <= 5 else 0)
+    tables[KNIGHT] = _centre_bonus(9)
+    tables[KHON] = _centre_bonus(5) + np.array([4 * min(sq >> 3, 4) for sq in range(64)])
+    tables[MET] = _centre_bonus(5)
+    tables[ROOK] = np.array([6 if (sq >> 3) >= 5 else 0 for sq in range(64)])
+    # king, middlegame: stay on the back ranks; row PIECE_TYPE_NB: king, endgame: centralise
+    tables[KING] = np.array([[10, 6, -8, -20, -30, -30, -30, -30][sq >> 3] for sq in range(64)])
+    tables[PIECE_TYPE_NB] = _centre_bonus(8)
+    return tables
+
+
+PST = _build_tables()
+EDGE_DISTANCE = _centre_bonus(1)  # 3 in the centre, 0 on the edge
+
+
+@jit
+def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool) -> int:
+    own = bbs[BB_COLOR + color]
+    occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
+    flip = 0 if color == 0 else 56
+    score = 0
+    pawns = bbs[BB_TYPE + PAWN]
+    for ptype in range(PIECE_TYPE_NB):
+        pieces = bbs[BB_TYPE + ptype] & own
+        while pieces:
+            sq = lsb(pieces)
+            pieces = pop_lsb(pieces)
+            score += VALUES[ptype]
+            if ptype == KING:
+                score += PST[PIECE_TYPE_NB if endgame else KING, sq ^ flip]
+                continue
+            score += PST[ptype, sq ^ flip]
+            if ptype == KNIGHT:
+                score += 3 * popcount(KNIGHT_ATTACKS[sq] & ~own)
+            elif ptype == ROOK:
+                score += 2 * popcount(rook_attacks(sq, occupied) & ~own)
+                if (FILE_MASKS[sq & 7] & pawns) == ZERO:
+                    score += 15  # open file
+            elif ptype == KHON:
+                score += 2 * popcount(KHON_ATTACKS[color, sq] & ~own)
+            elif ptype == MET:
+                score += 2 * popcount(FERZ_ATTACKS[sq] & ~own)
+    for ptype in range(PIECE_TYPE_NB):
+        score += VALUES[ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
+    king = bbs[BB_TYPE + KING] & own
+    if king and not endgame:
+        shelter = popcount(KING_ATTACKS[lsb(king)] & own)
+        score += 6 * min(shelter, 4)
+    return score
+
+
+@jit
+def _non_pawn_material(bbs: np.ndarray, color: int) -> int:
+    own = bbs[BB_COLOR + color]
+    total = 0
+    for ptype in (KNIGHT, KHON, MET, ROOK):
+        total += VALUES[ptype] * popcount(bbs[BB_TYPE + ptype] & own)
+    return total
+
+
+@jit
+def _can_mate(bbs: np.ndarray, color: int) -> bool:
+    """Rough: a rook, a khon, two minor pieces, or a pawn that may still promote."""
+    own = bbs[BB_COLOR + color]
+    if bbs[BB_TYPE + ROOK] & own or bbs[BB_TYPE + KHON] & own or bbs[BB_TYPE + PAWN] & own:
+        return True
+    return popcount((bbs[BB_TYPE + KNIGHT] | bbs[BB_TYPE + MET]) & own) >= 2
+
+
+@jit
+def evaluate(bbs: np.ndarray, info: np.ndarray) -> int:
+    """The position's value for the side to move, in centipawns."""
+    us = info[I_STM]
+    material = _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1)
+    endgame = material <= 1400
+    white = _side_score(bbs, info, 0, endgame)
+    black = _side_score(bbs, info, 1, endgame)
+    score = white - black
+    for color in range(2):
+        sign = 1 if color == 0 else -1
+        own = bbs[BB_COLOR + color]
+        theirs = bbs[BB_COLOR + 1 - color]
+        ahead = sign * score > 0
+        if ahead and not _can_mate(bbs, color) and info[I_HAND + color * PIECE_TYPE_NB + KING] == 0:
+            score = score // 8  # extra material that cannot mate is worth little
+        if ahead and popcount(theirs) == 1 and bbs[BB_TYPE + KING] & theirs:
+            # mop-up: drive the lone king to the edge, bring our king close
+            their_king = lsb(bbs[BB_TYPE + KING] & theirs)
+            bonus = 20 * (3 - EDGE_DISTANCE[their_king])
+            if bbs[BB_TYPE + KING] & own:
+                our_king = lsb(bbs[BB_TYPE + KING] & own)
+                dx = abs((our_king & 7) - (their_king & 7))
+                dy = abs((our_king >> 3) - (their_king >> 3))
+                bonus += 6 * (7 - max(dx, dy))
+            score += sign * bonus
+    return (score if us == 0 else -score) + TEMPO
