@@ -157,7 +157,7 @@ def _order(
             if victim != 0 and (victim >> 3) != us:
                 attacker = info[I_BOARD + frm]
                 score = (1 << 24) + VALUES[(victim & 7) - 1] * 16 - VALUES[(attacker & 7) - 1] // 16
-        if kind == KIND_PROMOTION or kind == KIND_PIECE_PROMOTION:
+        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
             score += 1 << 23
         if score == 0:
             if move == killers[ply, 0]:
@@ -183,7 +183,7 @@ def _pick(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
 @jit
 def _is_tactical(info: np.ndarray, move: int) -> bool:
     kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-    if kind == KIND_PROMOTION or kind == KIND_PIECE_PROMOTION:
+    if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
         return True
     if kind == KIND_DROP:
         return False
@@ -230,7 +230,7 @@ def _order_captures(info: np.ndarray, moves: np.ndarray, scores: np.ndarray, n: 
             if victim != 0 and (victim >> 3) != us:
                 attacker = info[I_BOARD + ((move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK)]
                 score = VALUES[(victim & 7) - 1] * 16 - VALUES[(attacker & 7) - 1] // 16
-        if kind == KIND_PROMOTION or kind == KIND_PIECE_PROMOTION:
+        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
             score += 1000
         scores[i] = score
 
@@ -354,33 +354,33 @@ def search(
             if bound == BOUND_UPPER and tt_score <= alpha:
                 return tt_score
 
-    if allow_null and not checked and not pv_node and depth >= 3 and _has_pieces(bbs, info):
-        if evaluate(bbs, info) >= beta:
-            reduction = 2 + depth // 6
-            make_null(bbs, info)
-            score = -search(
-                bbs,
-                info,
-                depth - 1 - reduction,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                ctx,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                moves,
-                scores,
-                pv,
-                pv_length,
-                no,
-            )
-            unmake_null(bbs, info)
-            if ctx[C_STOP]:
-                return 0
-            if score >= beta and score < MATE_BOUND:
-                return beta
+    null_candidate = allow_null and not checked and not pv_node and depth >= 3
+    if null_candidate and _has_pieces(bbs, info) and evaluate(bbs, info) >= beta:
+        reduction = 2 + depth // 6
+        make_null(bbs, info)
+        score = -search(
+            bbs,
+            info,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            ctx,
+            tt_keys,
+            tt_data,
+            killers,
+            history,
+            moves,
+            scores,
+            pv,
+            pv_length,
+            no,
+        )
+        unmake_null(bbs, info)
+        if ctx[C_STOP]:
+            return 0
+        if score >= beta and score < MATE_BOUND:
+            return beta
 
     buffer = moves[ply]
     n = generate_moves(bbs, info, buffer, False)
