@@ -207,10 +207,15 @@ class Board:
             )
         self._push_code(code, move)
 
-    def _push_code(self, code: int, move: Move) -> None:
-        if _core.capacity(self._info) - int(self._info[L.I_SP]) < _GROWTH_MARGIN:
-            need = 2 * _core.capacity(self._info)
+    def _ensure_room(self, plies: int) -> None:
+        """Make sure ``plies`` more undo records fit (the kernel does not check)."""
+        used = int(self._info[L.I_SP])
+        if _core.capacity(self._info) - used < plies:
+            need = max(2 * _core.capacity(self._info), used + plies)
             self._bbs, self._info = _core.grown(self._bbs, self._info, need)
+
+    def _push_code(self, code: int, move: Move) -> None:
+        self._ensure_room(_GROWTH_MARGIN)
         _core.make_move(self._bbs, self._info, code)
         self.move_stack.append(move)
         self._saved.append((self._legal, self._legal_moves, None))
@@ -476,6 +481,7 @@ class Board:
         the first moves are shared out among threads; the kernel releases the GIL, so they run
         in parallel.
         """
+        self._ensure_room(depth + _GROWTH_MARGIN)
         if threads <= 1 or depth < 3:
             return int(_core.perft(self._bbs, self._info, depth, bulk))
         codes = self._legal_codes()
@@ -491,6 +497,7 @@ class Board:
     def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
         """Perft split by the first move: each legal move and the leaves below it."""
         result = {}
+        self._ensure_room(depth + _GROWTH_MARGIN)
         for code, move in zip(self._legal_codes(), self._legal_move_list(), strict=True):
             _core.make_move(self._bbs, self._info, code)
             result[move] = int(_core.perft(self._bbs, self._info, depth - 1, bulk))

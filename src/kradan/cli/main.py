@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import perft
+from . import perft, uci
 
 EXIT_BAD_INPUT = 2
 
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kradan {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     perft.add_parser(commands)
+    uci.add_parser(commands)
     return parser
 
 

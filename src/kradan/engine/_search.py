@@ -522,28 +522,82 @@ def search_root(
     history: np.ndarray,
     pv: np.ndarray,
     pv_length: np.ndarray,
+    excluded: np.ndarray,
 ) -> int:
-    """One iteration of iterative deepening from the position in ``bbs``/``info``; the
-    principal variation is left in ``pv[0, :pv_length[0]]``. Releases the GIL."""
+    """One iteration of iterative deepening from the position in ``bbs``/``info``, leaving out
+    the root moves in ``excluded`` (for MultiPV); the principal variation is left in
+    ``pv[0, :pv_length[0]]`` (empty, and the score -INFINITE, when every move is excluded).
+    Releases the GIL."""
     moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
     scores = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     ctx[C_SELDEPTH] = 0
-    no_null_at_root = depth < 0  # a plain boolean, not the literal False
-    return search(
-        bbs,
-        info,
-        depth,
-        alpha,
-        beta,
-        0,
-        ctx,
-        tt_keys,
-        tt_data,
-        killers,
-        history,
-        moves,
-        scores,
-        pv,
-        pv_length,
-        no_null_at_root,
-    )
+    pv_length[0] = 0
+    yes = depth >= 0  # a plain boolean for the signature of search
+    buffer = moves[0]
+    total = generate_moves(bbs, info, buffer, False)
+    if total == 0:
+        return _no_move_score(bbs, info, ctx, 0)
+    n = 0
+    for i in range(total):
+        skip = False
+        for j in range(len(excluded)):
+            if excluded[j] == buffer[i]:
+                skip = True
+        if not skip:
+            buffer[n] = buffer[i]
+            n += 1
+    if n == 0:
+        return -INFINITE
+    if in_check(bbs, info[I_STM]):
+        depth += 1
+    key = bbs[BB_KEY]
+    entry = _tt_probe(tt_keys, tt_data, key)
+    tt_move = entry & 0xFFFFF if entry >= 0 else -1
+    line = scores[0]
+    _order(bbs, info, buffer, line, n, tt_move, killers, history, 0)
+    best = -INFINITE
+    best_move = buffer[0]
+    original_alpha = alpha
+    for i in range(n):
+        move = _pick(buffer, line, i, n)
+        make_move(bbs, info, move)
+        if i == 0:
+            score = -search(
+                bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
+                moves, scores, pv, pv_length, yes,
+            )  # fmt: skip
+        else:
+            score = -search(
+                bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
+                history, moves, scores, pv, pv_length, yes,
+            )  # fmt: skip
+            if alpha < score < beta:
+                score = -search(
+                    bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
+                    history, moves, scores, pv, pv_length, yes,
+                )  # fmt: skip
+        unmake_move(bbs, info)
+        if ctx[C_STOP]:
+            break
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                pv[0, 0] = move
+                for j in range(pv_length[1]):
+                    pv[0, j + 1] = pv[1, j]
+                pv_length[0] = pv_length[1] + 1
+                if score >= beta:
+                    break
+    if ctx[C_STOP] and best == -INFINITE:
+        return 0
+    if len(excluded) == 0 and not ctx[C_STOP]:
+        if best >= beta:
+            bound = BOUND_LOWER
+        elif best > original_alpha:
+            bound = BOUND_EXACT
+        else:
+            bound = BOUND_UPPER
+        _tt_store(tt_keys, tt_data, key, best_move, best, depth, bound)
+    return best

@@ -95,6 +95,9 @@ def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float 
     return min(soft, hard), hard
 
 
+_NOTHING = np.zeros(0, dtype=np.int32)
+
+
 class Searcher:
     """A search engine instance with its transposition table (``hash_mb`` megabytes)."""
 
@@ -124,14 +127,27 @@ class Searcher:
         """Ask a running search to stop; it returns within milliseconds."""
         self.ctx[S.C_STOP] = 1
 
-    def search(self, board: Board, limit: Limit | None = None) -> Iterator[SearchInfo]:
+    def arm(self) -> None:
+        """Clear a previous stop before starting a search in another thread, so that a stop
+        that arrives before that thread gets going is not lost (pass ``armed=True`` then)."""
+        self.ctx[:] = 0
+
+    def _start(self, limit: Limit, armed: bool) -> None:
+        stop = self.ctx[S.C_STOP] if armed else 0
+        self.ctx[:] = 0
+        self.ctx[S.C_STOP] = stop
+        self.ctx[S.C_NODE_LIMIT] = limit.nodes or 0
+
+    def search(
+        self, board: Board, limit: Limit | None = None, *, armed: bool = False
+    ) -> Iterator[SearchInfo]:
         """Iterative deepening: yields a :class:`SearchInfo` after each completed depth."""
         limit = limit or Limit()
         work = board.copy(stack=True)
+        work._ensure_room(2 * S.MAX_PLY)  # the search's undo records must fit
         bbs, info = work._bbs, work._info
         variant = board.variant
-        self.ctx[:] = 0
-        self.ctx[S.C_NODE_LIMIT] = limit.nodes or 0
+        self._start(limit, armed)
         self.ctx[S.C_STALEMATE] = {
             StalemateRule.DRAW: 0,
             StalemateRule.STALEMATER_LOSES: 1,
@@ -161,7 +177,7 @@ class Searcher:
                 while True:
                     score = S.search_root(
                         bbs, info, depth, alpha, beta, self.ctx, self._tt_keys, self._tt_data,
-                        self._killers, self._history, self._pv, self._pv_length,
+                        self._killers, self._history, self._pv, self._pv_length, _NOTHING,
                     )  # fmt: skip
                     if self.ctx[S.C_STOP] or alpha < score < beta:
                         break
@@ -190,9 +206,65 @@ class Searcher:
             if timer is not None:
                 timer.cancel()
 
-    def best_move(self, board: Board, limit: Limit | None = None) -> SearchResult:
+    def search_multipv(
+        self, board: Board, limit: Limit | None, lines: int, *, armed: bool = False
+    ) -> Iterator[list[SearchInfo]]:
+        """Like :meth:`search`, but each depth yields the ``lines`` best root moves, best first."""
+        limit = limit or Limit()
+        work = board.copy(stack=True)
+        work._ensure_room(2 * S.MAX_PLY)
+        bbs, info = work._bbs, work._info
+        codec = work._codec
+        self._start(limit, armed)
+        self.ctx[S.C_DRAW_PLY] = int(board.variant.counting is CountingMode.DECLARED)
+        soft, hard = time_budget(limit, board.turn)
+        start = time.perf_counter()
+        timer = threading.Timer(hard, self.stop) if hard is not None else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        max_depth = min(limit.depth or S.MAX_PLY - 2, S.MAX_PLY - 2)
+        try:
+            for depth in range(1, max_depth + 1):
+                found: list[SearchInfo] = []
+                excluded: list[int] = []
+                for _ in range(lines):
+                    score = S.search_root(
+                        bbs, info, depth, -S.INFINITE, S.INFINITE, self.ctx, self._tt_keys,
+                        self._tt_data, self._killers, self._history, self._pv, self._pv_length,
+                        np.array(excluded, dtype=np.int32),
+                    )  # fmt: skip
+                    length = int(self._pv_length[0])
+                    if self.ctx[S.C_STOP] or length == 0:
+                        break
+                    codes = self._pv[0, :length]
+                    excluded.append(int(codes[0]))
+                    found.append(
+                        SearchInfo(
+                            depth,
+                            int(self.ctx[S.C_SELDEPTH]),
+                            Score.from_internal(int(score)),
+                            [codec.decode(int(code)) for code in codes],
+                            int(self.ctx[S.C_NODES]),
+                            time.perf_counter() - start,
+                        )
+                    )
+                if self.ctx[S.C_STOP] and depth > 1:
+                    break
+                found.sort(key=lambda line: -_sortable(line.score))
+                if found:
+                    yield found
+                if self.ctx[S.C_STOP] or (soft is not None and time.perf_counter() - start >= soft):
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def best_move(
+        self, board: Board, limit: Limit | None = None, *, armed: bool = False
+    ) -> SearchResult:
         """Search and return the best move (``None`` when there is no legal move)."""
-        history = list(self.search(board, limit))
+        history = list(self.search(board, limit, armed=armed))
         if not history:
             moves = list(board.legal_moves)
             return SearchResult(moves[0] if moves else None, None)
@@ -200,3 +272,9 @@ class Searcher:
         move = last.pv[0] if last.pv else next(iter(board.legal_moves))
         ponder = last.pv[1] if len(last.pv) > 1 else None
         return SearchResult(move, last, ponder, history)
+
+
+def _sortable(score: Score) -> int:
+    if score.mate is not None:
+        return 100_000 - score.mate if score.mate > 0 else -100_000 - score.mate
+    return score.cp or 0

@@ -1,0 +1,296 @@
+"""``kradan uci``: the engine over the Universal Chess Interface, as GUIs and match runners use it.
+
+Fairy-Stockfish's conventions for these games: ``setoption name UCI_Variant value makruk``
+(every chess-family game kradan knows), FEN and UCI move strings as in :mod:`kradan.notation`.
+Besides the standard commands it answers ``go perft N`` and ``d`` (show the position). A
+malformed or unknown command is reported on an ``info string`` line; the engine never exits on
+bad input. The search runs in its own thread, so ``stop``, ``isready`` and ``quit`` are answered
+while it thinks.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .. import __version__
+from ..board import Board
+from ..errors import KradanError
+from ..variants import find_variant, variant_names
+from .levels import MAX_LEVEL, level_limit, pick_move
+from .search import Limit, Searcher, SearchInfo
+
+ENGINE_NAME = f"kradan {__version__}"
+
+
+@dataclass
+class Options:
+    hash_mb: int = 16
+    multipv: int = 1
+    variant: str = "makruk"
+    level: int = MAX_LEVEL
+    limit_strength: bool = False
+    elo: int = 2000
+
+
+def format_info(info: SearchInfo, multipv: int | None = None) -> str:
+    """An ``info`` line: depth, seldepth, score, nodes, nps, time, pv."""
+    parts = [f"info depth {info.depth} seldepth {info.seldepth}"]
+    if multipv is not None:
+        parts.append(f"multipv {multipv}")
+    parts.append(f"score {info.score}")
+    parts.append(f"nodes {info.nodes} nps {info.nps} time {int(info.seconds * 1000)}")
+    if info.pv:
+        parts.append("pv " + " ".join(move.uci() for move in info.pv))
+    return " ".join(parts)
+
+
+class UciEngine:
+    """One UCI session: reads commands, writes answers through ``write``."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write = write
+        self.options = Options()
+        self.searcher = Searcher(self.options.hash_mb)
+        self.board = Board(variant=self.options.variant)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._random = random.Random()
+
+    # --- output ----------------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    def complain(self, message: str) -> None:
+        self.send(f"info string {message}")
+
+    # --- commands --------------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Execute one command; returns ``False`` after ``quit``."""
+        words = line.strip().split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        handler = getattr(self, f"cmd_{command}", None)
+        if handler is None:
+            self.complain(f"unknown command {line.strip()!r}")
+            return True
+        try:
+            return handler(args) is not False
+        except (KradanError, ValueError) as error:
+            self.complain(f"error in {line.strip()!r}: {error}")
+            return True
+
+    def cmd_uci(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send("id author the kradan developers")
+        self.send("option name Hash type spin default 16 min 1 max 4096")
+        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send("option name MultiPV type spin default 1 min 1 max 64")
+        variants = " ".join(f"var {name}" for name in variant_names())
+        self.send(f"option name UCI_Variant type combo default makruk {variants}")
+        self.send(f"option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
+        self.send("option name UCI_LimitStrength type check default false")
+        self.send("option name UCI_Elo type spin default 2000 min 500 max 2800")
+        self.send("uciok")
+
+    def cmd_isready(self, args: list[str]) -> None:
+        self.send("readyok")
+
+    def cmd_ucinewgame(self, args: list[str]) -> None:
+        self._wait()
+        self.searcher.clear()
+        self.board = Board(variant=self.options.variant)
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        text = " ".join(args)
+        if not text.startswith("name "):
+            raise ValueError("expected 'setoption name <name> [value <value>]'")
+        name, _, value = text[5:].partition(" value ")
+        name = name.strip().lower()
+        value = value.strip()
+        if name == "hash":
+            self._wait()
+            self.options.hash_mb = _int(value, 1, 4096)
+            self.searcher.resize(self.options.hash_mb)
+        elif name == "threads":
+            _int(value, 1, 1)
+        elif name == "multipv":
+            self.options.multipv = _int(value, 1, 64)
+        elif name == "uci_variant":
+            self.options.variant = find_variant(value).name
+            self.board = Board(variant=self.options.variant)
+        elif name == "skill level":
+            self.options.level = _int(value, 1, MAX_LEVEL)
+        elif name == "uci_limitstrength":
+            self.options.limit_strength = value.lower() == "true"
+        elif name == "uci_elo":
+            self.options.elo = _int(value, 500, 2800)
+        else:
+            raise ValueError(f"unknown option {name!r}")
+
+    def cmd_position(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("expected 'position startpos|fen <fen> [moves ...]'")
+        if "moves" in args:
+            index = args.index("moves")
+            setup, moves = args[:index], args[index + 1 :]
+        else:
+            setup, moves = args, []
+        if setup[0] == "startpos":
+            board = Board(variant=self.options.variant)
+        elif setup[0] == "fen":
+            board = Board(" ".join(setup[1:]), variant=self.options.variant)
+        else:
+            raise ValueError(f"expected 'startpos' or 'fen', not {setup[0]!r}")
+        for uci in moves:
+            board.push_uci(uci)
+        self.board = board
+
+    def cmd_go(self, args: list[str]) -> None:
+        self._wait()
+        if args[:1] == ["perft"]:
+            depth = _int(args[1] if len(args) > 1 else "", 0, 12)
+            counts = self.board.perft_divide(depth) if depth > 0 else {}
+            for move, count in counts.items():
+                self.send(f"{move.uci()}: {count}")
+            self.send("")
+            self.send(f"Nodes searched: {sum(counts.values()) if depth > 0 else 1}")
+            return
+        limit = self._limit(args)
+        board = self.board.copy()
+        self.searcher.arm()
+        self._thread = threading.Thread(target=self._think, args=(board, limit), daemon=True)
+        self._thread.start()
+
+    def cmd_stop(self, args: list[str]) -> None:
+        self.searcher.stop()
+        self._wait()
+
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        pass  # pondering is not supported; the search simply goes on
+
+    def cmd_quit(self, args: list[str]) -> bool:
+        self.searcher.stop()
+        self._wait()
+        return False
+
+    def cmd_d(self, args: list[str]) -> None:
+        for row in str(self.board).splitlines():
+            self.send(row)
+        self.send(f"Fen: {self.board.fen()}")
+
+    # --- thinking --------------------------------------------------------------------------------
+
+    def _limit(self, args: list[str]) -> Limit:
+        values: dict[str, float] = {}
+        infinite = False
+        i = 0
+        while i < len(args):
+            key = args[i]
+            if key in ("infinite", "ponder"):
+                infinite = infinite or key == "infinite"
+                i += 1
+                continue
+            if key not in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+                           "movestogo", "mate"):  # fmt: skip
+                raise ValueError(f"unknown go parameter {key!r}")
+            if i + 1 >= len(args):
+                raise ValueError(f"go {key} needs a number")
+            values[key] = float(_int(args[i + 1], -(10**12), 10**12))
+            i += 2
+        ms = 1000.0
+        limit = Limit(
+            depth=int(values["depth"]) if "depth" in values else None,
+            nodes=int(values["nodes"]) if "nodes" in values else None,
+            time=values["movetime"] / ms if "movetime" in values else None,
+            white_clock=values["wtime"] / ms if "wtime" in values else None,
+            black_clock=values["btime"] / ms if "btime" in values else None,
+            white_inc=values.get("winc", 0.0) / ms,
+            black_inc=values.get("binc", 0.0) / ms,
+            moves_to_go=int(values["movestogo"]) if "movestogo" in values else None,
+        )
+        if "mate" in values and limit.depth is None:
+            limit = Limit(**{**limit.__dict__, "depth": 2 * int(values["mate"]) + 1})
+        if infinite:
+            limit = Limit(depth=limit.depth)
+        level = self._level()
+        if level < MAX_LEVEL:
+            limit = level_limit(level, limit)
+        return limit
+
+    def _level(self) -> int:
+        if self.options.limit_strength:
+            return max(
+                1, min(MAX_LEVEL, round((self.options.elo - 500) / 2300 * (MAX_LEVEL - 1)) + 1)
+            )
+        return self.options.level
+
+    def _think(self, board: Board, limit: Limit) -> None:
+        level = self._level()
+        multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
+        last: list[SearchInfo] = []
+        try:
+            for infos in self._iterate(board, limit, multipv):
+                last = infos
+                for index, info in enumerate(infos[: self.options.multipv], start=1):
+                    self.send(format_info(info, index if self.options.multipv > 1 else None))
+        except Exception as error:  # the search must never kill the session
+            self.complain(f"search failed: {error}")
+        move = pick_move(board, last, level, self._random)
+        if move is None:
+            self.send("bestmove 0000")
+            return
+        ponder = ""
+        if last and last[0].pv and last[0].pv[0] == move and len(last[0].pv) > 1:
+            ponder = f" ponder {last[0].pv[1].uci()}"
+        self.send(f"bestmove {move.uci()}{ponder}")
+
+    def _iterate(self, board: Board, limit: Limit, multipv: int) -> Iterable[list[SearchInfo]]:
+        if multipv <= 1:
+            for info in self.searcher.search(board, limit, armed=True):
+                yield [info]
+            return
+        yield from self.searcher.search_multipv(board, limit, multipv, armed=True)
+
+    def _wait(self) -> None:
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+            self._thread = None
+
+
+def _int(text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise ValueError(f"{value} is outside {low}..{high}")
+    return value
+
+
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Serve UCI on ``stdin``/``stdout`` until ``quit`` or end of input."""
+    source = stdin or sys.stdin
+    sink = stdout or sys.stdout
+
+    def write(line: str) -> None:
+        sink.write(line + "\n")
+        sink.flush()
+
+    engine = UciEngine(write)
+    for line in source:
+        if not engine.handle(line):
+            break
+    else:
+        engine.searcher.stop()
+        engine._wait()
+    return 0

@@ -1,0 +1,160 @@
+"""The engine's search (issue 6): mates, material, limits, stop, MultiPV, levels, legality."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from kradan import Board
+from kradan.engine import Limit, Score, Searcher
+from kradan.engine import _search as S
+from kradan.engine.levels import MAX_LEVEL, level_limit, pick_move
+
+
+def mates_in(board: Board, n: int) -> bool:
+    """Brute force: can the side to move force mate within ``n`` of its moves?"""
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            if board.is_checkmate() or (
+                board.outcome() is not None
+                and board.outcome().winner is not None
+                and board.outcome().winner != board.turn
+            ):
+                return True
+            if (
+                n > 1
+                and board.legal_moves
+                and all(_defended(board, reply, n - 1) for reply in list(board.legal_moves))
+            ):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+def _defended(board: Board, reply: object, n: int) -> bool:
+    board.push(reply)  # type: ignore[arg-type]
+    try:
+        return mates_in(board, n)
+    finally:
+        board.pop()
+
+
+MATES = [
+    ("makruk", "k7/2K5/8/8/8/8/7R/8 w - - 0 1", 1),
+    ("makruk", "7k/8/5K2/8/8/8/8/R7 w - - 0 1", 2),
+    ("cambodian", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1),
+    ("sittuyin", "k7/2K5/8/8/8/8/7R/8[] w - - 0 1", 1),
+    ("karouk", "4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1", 1),  # any check wins
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "n"), MATES)
+def test_finds_mates(variant: str, fen: str, n: int) -> None:
+    board = Board(fen, variant=variant)
+    assert mates_in(board, n)
+    result = Searcher(4).best_move(board, Limit(depth=2 * n + 2))
+    assert result.info is not None and result.info.score == Score(mate=n)
+    board.push(result.move)  # type: ignore[arg-type]
+    if n == 1:
+        assert board.outcome() is not None and board.outcome().winner is not None
+
+
+@pytest.mark.parametrize("variant", ["makruk", "cambodian", "sittuyin"])
+def test_mate_in_three(variant: str) -> None:
+    hand = "[]" if variant == "sittuyin" else ""
+    board = Board(f"7k/8/8/5K2/8/8/8/R7{hand} w - - 0 1", variant=variant)
+    result = Searcher(4).best_move(board, Limit(depth=8))
+    assert result.info is not None and result.info.score.mate is not None
+    assert result.info.score.mate <= 3
+    assert mates_in(board, result.info.score.mate)
+
+
+@pytest.mark.parametrize("variant", ["makruk", "cambodian", "karouk"])
+def test_wins_hanging_material(variant: str) -> None:
+    fen = "r3k3/8/8/8/8/8/8/R2K4 w - - 0 1"  # the rooks face each other: take it
+    if variant == "karouk":
+        fen = "r3k3/8/8/8/8/8/8/R2K4 w - - 1+1 0 1"
+    board = Board(fen, variant=variant)
+    result = Searcher(4).best_move(board, Limit(depth=4))
+    assert result.move is not None and result.move.uci() == "a1a8"
+
+
+def test_sittuyin_setup_is_searched_as_drops() -> None:
+    board = Board(variant="sittuyin")
+    result = Searcher(4).best_move(board, Limit(depth=2))
+    assert result.move is not None and result.move.drop is not None
+
+
+def test_limits_and_stop() -> None:
+    searcher = Searcher(4)
+    infos = list(searcher.search(Board(), Limit(depth=4)))
+    assert [info.depth for info in infos] == [1, 2, 3, 4]
+    limited = list(searcher.search(Board(), Limit(nodes=5000)))
+    assert limited and limited[-1].nodes <= 5000 + 4096
+    results: list[object] = []
+
+    def think() -> None:
+        results.append(searcher.best_move(Board(), Limit(), armed=True))  # until stopped
+
+    searcher.arm()
+    thread = threading.Thread(target=think)
+    thread.start()
+    searcher.stop()  # even a stop that comes before the search starts is kept
+    thread.join(timeout=60)
+    assert not thread.is_alive() and results and results[0].move is not None  # type: ignore[attr-defined]
+
+
+def test_clock_limit_returns_a_move() -> None:
+    result = Searcher(4).best_move(Board(), Limit(white_clock=0.5, black_clock=0.5))
+    assert result.move is not None and result.move in Board().legal_moves
+
+
+def test_multipv_gives_distinct_sorted_lines() -> None:
+    *_, lines = Searcher(4).search_multipv(Board(), Limit(depth=4), 3)
+    firsts = [line.pv[0] for line in lines]
+    assert len(firsts) == 3 == len(set(firsts))
+    values = [line.score.cp for line in lines]
+    assert values == sorted(values, reverse=True)
+
+
+def test_no_legal_move() -> None:
+    result = Searcher(4).best_move(Board("k1K5/7R/8/8/8/8/8/8 b - - 0 1"), Limit(depth=3))
+    assert result.move is None
+
+
+def test_score_from_internal() -> None:
+    assert Score.from_internal(S.MATE - 1) == Score(mate=1)
+    assert Score.from_internal(S.MATE - 3) == Score(mate=2)
+    assert Score.from_internal(-(S.MATE - 2)) == Score(mate=-1)
+    assert str(Score(cp=12)) == "cp 12" and str(Score(mate=-3)) == "mate -3"
+
+
+def test_levels() -> None:
+    assert level_limit(1, Limit()).depth == 1
+    assert level_limit(MAX_LEVEL - 1, Limit(depth=3)).depth == 3
+    board = Board()
+    lines = next(iter(Searcher(4).search_multipv(board, Limit(depth=3), 4)))
+    assert pick_move(board, lines, MAX_LEVEL, random.Random(1)) == lines[0].pv[0]
+    chosen = {pick_move(board, lines, 1, random.Random(seed)) for seed in range(40)}
+    assert len(chosen) > 1 and chosen <= {line.pv[0] for line in lines}
+
+
+@pytest.mark.parametrize("variant", ["makruk", "cambodian", "karouk", "sittuyin"])
+def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
+    """Engine against itself at a few hundred nodes a move; push() rejects illegal moves."""
+    searcher = Searcher(1)
+    rng = random.Random(variant)
+    for _ in range(25):
+        board = Board(variant=variant)
+        for _ in range(4):  # a random opening so that the games differ
+            moves = list(board.legal_moves)
+            board.push(rng.choice(moves))
+        while board.outcome(claim_draw=True) is None and len(board.move_stack) < 300:
+            result = searcher.best_move(board, Limit(nodes=100))
+            assert result.move is not None
+            board.push(result.move)
+        assert board.outcome(claim_draw=True) is not None or len(board.move_stack) >= 300

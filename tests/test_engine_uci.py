@@ -1,0 +1,145 @@
+"""``kradan uci`` (issue 6): scripted sessions, line by line, including stop, quit mid-search and
+garbage input, as the UCI protocol describes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kradan import Board, Move
+from kradan.engine.uci import UciEngine
+
+
+class Session:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.engine = UciEngine(self.lines.append)
+
+    def send(self, *commands: str) -> bool:
+        alive = True
+        for command in commands:
+            alive = self.engine.handle(command)
+        return alive
+
+    def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if line.startswith(prefix):
+                    return line
+            time.sleep(0.01)
+        raise AssertionError(f"no {prefix!r} line in {self.lines}")
+
+
+def test_handshake_lists_every_variant() -> None:
+    session = Session()
+    session.send("uci")
+    assert session.lines[0].startswith("id name kradan")
+    variant_line = next(line for line in session.lines if "UCI_Variant" in line)
+    for name in ("makruk", "cambodian", "karouk", "sittuyin"):
+        assert f"var {name}" in variant_line
+    assert session.lines[-1] == "uciok"
+    session.send("isready")
+    assert session.lines[-1] == "readyok"
+
+
+def test_position_go_depth_gives_info_and_a_legal_bestmove() -> None:
+    session = Session()
+    session.send("position startpos moves e3e4 d6d5", "go depth 5")
+    best = session.wait_for("bestmove")
+    infos = [line for line in session.lines if line.startswith("info depth")]
+    assert len(infos) == 5
+    for word in ("seldepth", "score", "nodes", "nps", "time", "pv"):
+        assert f" {word} " in infos[-1]
+    board = Board()
+    board.push_uci("e3e4")
+    board.push_uci("d6d5")
+    assert Move.from_uci(best.split()[1]) in board.legal_moves
+
+
+def test_variant_option_and_fen() -> None:
+    session = Session()
+    session.send(
+        "setoption name UCI_Variant value sittuyin",
+        "position fen k7/2K5/8/8/8/8/7R/8[] w - - 0 1",
+        "go depth 3",
+    )
+    assert session.wait_for("bestmove") == "bestmove h2a2"
+    assert any("score mate 1" in line for line in session.lines)
+
+
+def test_stop_ends_an_infinite_search() -> None:
+    session = Session()
+    session.send("position startpos", "go infinite")
+    session.wait_for("info depth 3")
+    session.send("stop")
+    assert session.lines[-1].startswith("bestmove ")
+
+
+def test_quit_mid_search_ends_the_session() -> None:
+    session = Session()
+    session.send("go infinite")
+    assert session.send("quit") is False
+
+
+def test_garbage_is_reported_and_the_session_goes_on() -> None:
+    session = Session()
+    for command in (
+        "bogus",
+        "go wtime x",
+        "go depth",
+        "position fen 8/8 w",
+        "position startpos moves e3e5",
+        "setoption name Hash value lots",
+        "setoption name Colour value red",
+        "setoption name UCI_Variant value chess",
+        "position",
+    ):
+        assert session.send(command) is True
+        assert session.lines[-1].startswith("info string "), command
+    session.send("isready")
+    assert session.lines[-1] == "readyok"
+
+
+def test_go_perft_multipv_and_clock() -> None:
+    session = Session()
+    session.send("go perft 2")
+    assert session.lines[-1] == "Nodes searched: 529"
+    session.lines.clear()
+    session.send("setoption name MultiPV value 3", "position startpos", "go depth 3")
+    session.wait_for("bestmove")
+    assert {line.split(" multipv ")[1][0] for line in session.lines if " multipv " in line} == {
+        "1",
+        "2",
+        "3",
+    }
+    session.lines.clear()
+    session.send("setoption name MultiPV value 1", "go wtime 1000 btime 1000 winc 10 binc 10")
+    session.wait_for("bestmove")
+
+
+@pytest.mark.parametrize("options", [("Skill Level", "1"), ("UCI_LimitStrength", "true")])
+def test_weaker_levels_still_play_legal_moves(options: tuple[str, str]) -> None:
+    session = Session()
+    name, value = options
+    session.send(f"setoption name {name} value {value}", "setoption name UCI_Elo value 600")
+    session.send("position startpos", "go movetime 200")
+    best = session.wait_for("bestmove").split()[1]
+    assert Move.from_uci(best) in Board().legal_moves
+
+
+def test_the_command_over_pipes() -> None:
+    script = "uci\nisready\nposition startpos\ngo depth 4\nisready\nquit\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "kradan.cli.main", "uci"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0
+    assert "uciok" in lines and any(line.startswith("bestmove ") for line in lines)
