@@ -1,0 +1,128 @@
+"""Search speed of kradan's engine: nodes/s and time to depth, optionally against a UCI peer
+searching the same positions to the same depth in the same run.
+
+    python benchmarks/search.py                       # kradan only
+    python benchmarks/search.py --vs /path/to/fairy-stockfish --depth 10
+
+The peer's figures are what it reports on its last ``info`` line (nodes, nps, time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+from kradan import Board
+from kradan.engine import Limit, Searcher
+
+POSITIONS = [
+    ("makruk", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"),
+    ("makruk", "middlegame 1", "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"),
+    (
+        "makruk",
+        "middlegame 2",
+        "rnkm2nr/4s3/1pp1p1pp/p1s2p2/P3pPPP/1PPP3R/1S1KN3/RN2MS2 w - - 1 15",
+    ),
+    ("makruk", "middlegame 3", "2sm1nn1/4ks1r/5p2/3r2Pp/1PPP4/4PPP1/3S1S2/1N1KM1NR b - - 0 19"),
+    ("cambodian", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"),
+    ("sittuyin", "middlegame", "1rr5/3k3s/f1ns1ppp/pp6/2p2PPP/PPPP2NN/S2R1S2/1KR1F3[] w - - 0 18"),
+]
+
+
+class UciPeer:
+    def __init__(self, path: str) -> None:
+        self.process = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.name = path
+        self.send("uci")
+        for line in self.lines():
+            if line.startswith("id name "):
+                self.name = line[8:].strip()
+            if line.strip() == "uciok":
+                break
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def lines(self) -> Iterator[str]:
+        assert self.process.stdout is not None
+        yield from iter(self.process.stdout.readline, "")
+
+    def search(self, variant: str, fen: str, depth: int) -> tuple[int, float]:
+        self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("ucinewgame")
+        self.send(f"position fen {fen}")
+        self.send("isready")
+        for line in self.lines():
+            if line.strip() == "readyok":
+                break
+        start = time.perf_counter()
+        self.send(f"go depth {depth}")
+        nodes = 0
+        for line in self.lines():
+            words = line.split()
+            if "nodes" in words:
+                nodes = int(words[words.index("nodes") + 1])
+            if line.startswith("bestmove"):
+                return nodes, time.perf_counter() - start
+        raise RuntimeError("the peer stopped answering")
+
+    def close(self) -> None:
+        self.send("quit")
+        self.process.wait(timeout=10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depth", type=int, default=10, help="depth to search each position to")
+    parser.add_argument("--vs", metavar="PATH", help="a UCI engine to search the same positions")
+    parser.add_argument("--hash", type=int, default=64, help="hash table size in MB")
+    args = parser.parse_args()
+
+    searcher = Searcher(args.hash)
+    searcher.best_move(Board(), Limit(depth=2))  # load the compiled search before timing
+    peer = UciPeer(args.vs) if args.vs else None
+    header = ["game", "position", "depth", "nodes", "seconds", "nodes/s", "best"]
+    if peer:
+        header += ["peer nodes", "peer s", "peer n/s", "n/s ratio"]
+    rows = []
+    for variant, name, fen in POSITIONS:
+        board = Board(fen, variant=variant)
+        searcher.clear()
+        start = time.perf_counter()
+        result = searcher.best_move(board, Limit(depth=args.depth))
+        seconds = time.perf_counter() - start
+        assert result.info is not None and result.move is not None
+        nodes = result.info.nodes
+        row = [variant, name, str(args.depth), f"{nodes:,}", f"{seconds:.2f}",
+               f"{nodes / seconds / 1e6:.2f}M", result.move.uci()]  # fmt: skip
+        if peer:
+            their_nodes, their_seconds = peer.search(variant, fen, args.depth)
+            rate, their_rate = nodes / seconds, their_nodes / their_seconds
+            row += [f"{their_nodes:,}", f"{their_seconds:.2f}", f"{their_rate / 1e6:.2f}M",
+                    f"{rate / their_rate:.2f}x"]  # fmt: skip
+        rows.append(row)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    print(
+        f"\nSearch to depth {args.depth} (single thread, hash {args.hash} MB, a fresh table each)\n"
+    )
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nPeak memory of this process: {peak:.0f} MB")
+    if peer:
+        peer.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
