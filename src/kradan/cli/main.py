@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import perft, uci
+from . import match, perft, uci
 
 EXIT_BAD_INPUT = 2
 
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     perft.add_parser(commands)
     uci.add_parser(commands)
+    match.add_parser(commands)
     return parser
 
 

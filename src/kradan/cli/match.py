@@ -1,0 +1,72 @@
+"""``kradan match``: games between two players, in parallel, with an Elo estimate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._core.warmup import announce_compilation
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "match",
+        help="play a match between two players (kradan at a level, external engines)",
+        description="Play GAMES games between two players from a set of openings (each twice, "
+        "colours swapped), adjudicated by kradan's rules, and estimate the Elo difference. "
+        "Players: kradan[:level=N], uci:COMMAND, xboard:COMMAND, random.",
+        epilog="Example: kradan match kradan xboard:/usr/games/fairymax --games 20 --tc 10+0.1",
+    )
+    parser.add_argument("first", help="the first player (its score is reported)")
+    parser.add_argument("second", help="the second player")
+    parser.add_argument("--variant", default="makruk", help="the game (default makruk)")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (10+0.1)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--pgn", help="save every game to this PGN file")
+    parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
+    parser.set_defaults(run=run)
+
+
+def _bar(done: int, total: int, width: int = 30) -> str:
+    filled = width * done // max(total, 1)
+    return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total}"
+
+
+def run(args: argparse.Namespace) -> int:
+    announce_compilation()
+    from ..match import GameRecord, TimeControl, run_match, tasks
+    from ..variants import find_variant
+
+    variant = find_variant(args.variant).name
+    control = TimeControl.parse(args.tc)
+    if args.games < 1 or args.concurrency < 1:
+        raise ValueError("--games and --concurrency must be at least 1")
+    games = tasks(args.first, args.second, variant, args.games, control, args.max_plies)
+    handle = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    done = 0
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal done
+        done += 1
+        if handle is not None:
+            handle.write(record.pgn + "\n")
+            handle.flush()
+        print(f"\r{_bar(done, len(games))} last: {record.result} ({record.termination})",
+              end="", file=sys.stderr, flush=True)  # fmt: skip
+
+    try:
+        result = run_match(games, args.concurrency, on_game)
+    finally:
+        if handle is not None:
+            handle.close()
+    print(file=sys.stderr)
+    elo, margin = result.elo()
+    names = {g.white if g.first_is_white else g.black for g in result.games}
+    first = names.pop() if len(names) == 1 else args.first
+    print(f"{'player':<28} {'wins':>5} {'draws':>6} {'losses':>7} {'score':>7}")
+    print(f"{first:<28} {result.wins:>5} {result.draws:>6} {result.losses:>7} "
+          f"{100 * result.score:>6.1f}%")  # fmt: skip
+    print(f"Elo difference: {elo:+.0f} +/- {margin:.0f} (95%), {len(result.games)} games")
+    return 0

@@ -1,0 +1,271 @@
+"""Engine matches: games between two players from a set of openings, in parallel processes, with
+kradan adjudicating by its own rules, and an Elo estimate with its error margin.
+
+Each opening is played twice, the players changing colours. Clocks are kept by the runner: a
+player whose thinking time exceeds its clock loses on time; an illegal move or a crash loses;
+a game longer than ``max_plies`` is adjudicated a draw.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+from .board import Board
+from .engine.search import Limit
+from .errors import KradanError
+from .pgn import game_text
+from .players import make_player
+from .sittuyin_setup import PRESETS
+from .variants import SetupRule, find_variant
+
+WHITE_OPENING_MOVES = [
+    "a3a4",
+    "b3b4",
+    "c3c4",
+    "d3d4",
+    "e3e4",
+    "f3f4",
+    "g3g4",
+    "h3h4",
+    "b1d2",
+    "g1e2",
+]
+BLACK_OPENING_MOVES = [
+    "a6a5",
+    "b6b5",
+    "c6c5",
+    "d6d5",
+    "e6e5",
+    "f6f5",
+    "g6g5",
+    "h6h5",
+    "b8d7",
+    "g8e7",
+]
+
+
+def default_openings(variant: str, count: int) -> list[list[str]]:
+    """``count`` short openings (UCI move lists): two quiet first moves for the chess games, the
+    setup presets paired for Sittuyin."""
+    game = find_variant(variant)
+    if game.setup is SetupRule.DROPS:
+        openings = []
+        for white, black in [(w, b) for w in PRESETS for b in PRESETS]:
+            board = Board(variant=game, sittuyin_setup="screened")
+            board.submit_setup(True, white)
+            board.submit_setup(False, black)
+            openings.append([move.uci() for move in board.move_stack])
+        return (openings * (count // len(openings) + 1))[:count]
+    pairs = [[w, b] for i, w in enumerate(WHITE_OPENING_MOVES) for b in BLACK_OPENING_MOVES[i:]]
+    pairs += [[w, b] for i, w in enumerate(WHITE_OPENING_MOVES) for b in BLACK_OPENING_MOVES[:i]]
+    return (pairs * (count // len(pairs) + 1))[:count]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``base`` seconds each plus ``increment`` per move."""
+
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``"10+0.1"`` or ``"60"``.
+
+        :raises ValueError: for anything else.
+        """
+        base, _, inc = text.partition("+")
+        try:
+            control = cls(float(base), float(inc or 0))
+        except ValueError:
+            raise ValueError(f"time control {text!r}: expected SECONDS[+INCREMENT]") from None
+        if control.base <= 0 or control.increment < 0:
+            raise ValueError(f"time control {text!r}: the base must be positive")
+        return control
+
+
+@dataclass
+class GameRecord:
+    """One finished game."""
+
+    white: str
+    black: str
+    result: str
+    termination: str
+    moves: list[str]
+    opening: list[str]
+    pgn: str = ""
+    first_is_white: bool = True
+
+    @property
+    def first_player_points(self) -> float:
+        if self.result == "1/2-1/2":
+            return 0.5
+        first_won = (self.result == "1-0") == self.first_is_white
+        return 1.0 if first_won else 0.0
+
+
+@dataclass
+class MatchResult:
+    games: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.first_player_points == 1.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.first_player_points == 0.5)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for g in self.games if g.first_player_points == 0.0)
+
+    @property
+    def score(self) -> float:
+        """The first player's share of the points (0..1)."""
+        return (self.wins + 0.5 * self.draws) / len(self.games) if self.games else 0.0
+
+    def elo(self) -> tuple[float, float]:
+        """(Elo difference of the first player, its 95% margin) from the game results."""
+        return elo_estimate(self.wins, self.draws, self.losses)
+
+
+def _elo(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+def elo_estimate(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """The Elo difference for a score and the half-width of its 95% confidence interval."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, float("inf")
+    p = (wins + 0.5 * draws) / n
+    variance = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p**2) / n
+    if variance == 0:  # every game the same result: estimate as if one more game were halved
+        p = (wins + 0.5 * draws + 0.5) / (n + 1)
+        variance = p * (1 - p)
+    sigma = math.sqrt(variance / n)
+    low, high = _elo(p - 1.96 * sigma), _elo(p + 1.96 * sigma)
+    return _elo(p), (high - low) / 2
+
+
+@dataclass(frozen=True)
+class GameTask:
+    first: str
+    second: str
+    variant: str
+    opening: tuple[str, ...]
+    first_is_white: bool
+    control: TimeControl
+    max_plies: int
+    seed: int
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Play one game (runs in a worker process)."""
+    first = make_player(task.first, seed=task.seed)
+    second = make_player(task.second, seed=task.seed + 1)
+    white, black = (first, second) if task.first_is_white else (second, first)
+    board = Board(variant=task.variant)
+    for uci in task.opening:
+        board.push_uci(uci)
+    clocks = {True: task.control.base, False: task.control.base}
+    termination = ""
+    result = "*"
+    try:
+        for player in (white, black):
+            player.new_game()
+        while True:
+            outcome = board.outcome(claim_draw=True)
+            if outcome is not None:
+                result, termination = outcome.result(), outcome.termination.value
+                if result == "*":  # a replayed stalemate counts as a draw in a match
+                    result = "1/2-1/2"
+                break
+            if len(board.move_stack) >= task.max_plies:
+                result, termination = "1/2-1/2", "adjudicated: move limit"
+                break
+            side = board.turn
+            player = white if side else black
+            limit = Limit(
+                white_clock=clocks[True], black_clock=clocks[False],
+                white_inc=task.control.increment, black_inc=task.control.increment,
+            )  # fmt: skip
+            start = time.perf_counter()
+            try:
+                answer = player.choose_move(board, limit)
+            except KradanError as error:
+                result, termination = ("0-1" if side else "1-0"), f"{player.name} failed: {error}"
+                break
+            clocks[side] -= time.perf_counter() - start
+            if clocks[side] < 0:
+                result, termination = ("0-1" if side else "1-0"), "time forfeit"
+                break
+            clocks[side] += task.control.increment
+            if answer.resigned or answer.move is None:
+                result, termination = ("0-1" if side else "1-0"), "resignation"
+                break
+            if answer.move not in board.legal_moves:
+                result, termination = ("0-1" if side else "1-0"), f"illegal move {answer.move}"
+                break
+            board.push(answer.move)
+    finally:
+        first.close()
+        second.close()
+    control = f"{task.control.base:g}+{task.control.increment:g}"
+    headers = {"White": white.name, "Black": black.name, "Result": result,
+               "Termination": termination, "TimeControl": control}  # fmt: skip
+    return GameRecord(
+        white.name,
+        black.name,
+        result,
+        termination,
+        [m.uci() for m in board.move_stack],
+        list(task.opening),
+        game_text(board, headers),
+        task.first_is_white,
+    )
+
+
+def tasks(
+    first: str, second: str, variant: str, games: int, control: TimeControl, max_plies: int = 400
+) -> list[GameTask]:
+    """The games of a match: each opening twice, with colours swapped."""
+    openings = default_openings(variant, (games + 1) // 2)
+    out = []
+    for index in range(games):
+        opening = openings[index // 2]
+        out.append(GameTask(first, second, variant, tuple(opening), index % 2 == 0, control,
+                            max_plies, seed=index))  # fmt: skip
+    return out
+
+
+def run_match(
+    games: list[GameTask], concurrency: int = 1, on_game: Callable[[GameRecord], None] | None = None
+) -> MatchResult:
+    """Play ``games`` in ``concurrency`` worker processes; ``on_game`` hears of each one."""
+    result = MatchResult()
+    for record in _play_all(games, concurrency):
+        result.games.append(record)
+        if on_game is not None:
+            on_game(record)
+    return result
+
+
+def _play_all(games: list[GameTask], concurrency: int) -> Iterator[GameRecord]:
+    if concurrency <= 1:
+        for task in games:
+            yield play_game(task)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=concurrency, mp_context=context) as pool:
+        futures = [pool.submit(play_game, task) for task in games]
+        for future in as_completed(futures):
+            yield future.result()

@@ -1,0 +1,139 @@
+"""Players: one protocol, ``choose_move(board, limit)``, for the kradan engine at a level, an
+external UCI or XBoard engine, and a random mover (DESIGN.md, layer "players").
+
+Players are named by short specs on the command line:
+
+* ``kradan`` or ``kradan:level=7`` (``hash=64`` also accepted);
+* ``uci:/path/to/engine`` and ``xboard:/usr/games/fairymax`` (an argument list may follow);
+* ``random``.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from typing import Protocol
+
+from .board import Board
+from .engine.client import EngineError, PlayResult, UciClient, XBoardClient
+from .engine.levels import MAX_LEVEL, level_limit, pick_move
+from .engine.search import Limit, Searcher, SearchInfo
+from .errors import KradanError
+
+
+class PlayerSpecError(KradanError, ValueError):
+    """A player spec that names no known kind of player."""
+
+
+class Player(Protocol):
+    name: str
+
+    def choose_move(self, board: Board, limit: Limit) -> PlayResult: ...
+
+    def new_game(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class KradanPlayer:
+    """kradan's own engine, at ``level`` 1..20."""
+
+    def __init__(self, level: int = MAX_LEVEL, hash_mb: int = 16, seed: int | None = None) -> None:
+        self.level = level
+        self.searcher = Searcher(hash_mb)
+        self.random = random.Random(seed)
+        self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
+
+    def choose_move(self, board: Board, limit: Limit) -> PlayResult:
+        if self.level >= MAX_LEVEL:
+            result = self.searcher.best_move(board, limit)
+            info: dict[str, object] = {"score": str(result.info.score)} if result.info else {}
+            return PlayResult(result.move, info)
+        lines: list[SearchInfo] = []
+        for found in self.searcher.search_multipv(board, level_limit(self.level, limit), 4):
+            lines = found  # the deepest completed iteration wins
+        return PlayResult(pick_move(board, lines, self.level, self.random))
+
+    def new_game(self) -> None:
+        self.searcher.clear()
+
+    def close(self) -> None:
+        pass
+
+
+class EnginePlayer:
+    """An external engine over UCI or XBoard."""
+
+    def __init__(self, client: UciClient | XBoardClient) -> None:
+        self.client = client
+        self.name = client.name
+
+    def choose_move(self, board: Board, limit: Limit) -> PlayResult:
+        return self.client.play(board, limit)
+
+    def new_game(self) -> None:
+        if isinstance(self.client, UciClient):
+            self.client.new_game()
+
+    def close(self) -> None:
+        self.client.quit()
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.random = random.Random(seed)
+        self.name = "random"
+
+    def choose_move(self, board: Board, limit: Limit) -> PlayResult:
+        moves = list(board.legal_moves)
+        return PlayResult(self.random.choice(moves) if moves else None)
+
+    def new_game(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def make_player(spec: str, seed: int | None = None) -> Player:
+    """The player a spec names (see the module docstring).
+
+    :raises PlayerSpecError: for an unknown spec or bad option;
+    :raises EngineError: when an external engine cannot be started.
+    """
+    kind, _, rest = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "kradan":
+        options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
+        unknown = set(options) - {"level", "hash"}
+        if unknown or any(not v.isdigit() for v in options.values()):
+            raise PlayerSpecError(f"bad kradan options in {spec!r}: use kradan:level=1..20,hash=MB")
+        level = int(options.get("level", MAX_LEVEL))
+        if not 1 <= level <= MAX_LEVEL:
+            raise PlayerSpecError(f"level {level} in {spec!r} is outside 1..{MAX_LEVEL}")
+        return KradanPlayer(level, int(options.get("hash", 16)), seed)
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind in ("uci", "xboard"):
+        command = shlex.split(rest)
+        if not command:
+            raise PlayerSpecError(f"{spec!r} names no engine command (e.g. 'uci:/path/to/engine')")
+        client: UciClient | XBoardClient
+        client = UciClient.popen(command) if kind == "uci" else XBoardClient.popen(command)
+        return EnginePlayer(client)
+    raise PlayerSpecError(
+        f"unknown player {spec!r}; use kradan[:level=N], uci:COMMAND, xboard:COMMAND or random"
+    )
+
+
+__all__ = [
+    "EngineError",
+    "EnginePlayer",
+    "KradanPlayer",
+    "Player",
+    "PlayerSpecError",
+    "RandomPlayer",
+    "make_player",
+]

@@ -1,0 +1,79 @@
+"""Driving engines from Python (issue 6 item 4): the client plays against ``kradan uci`` itself,
+and an XBoard engine (a scripted fake, and Fairy-Max when it is installed)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+
+import pytest
+
+from kradan import Board
+from kradan.engine import Limit
+from kradan.engine.client import EngineError, UciClient, XBoardClient
+
+KRADAN_UCI = [sys.executable, "-m", "kradan.cli.main", "uci"]
+
+
+def test_uci_client_drives_kradan() -> None:
+    with UciClient.popen(KRADAN_UCI) as engine:
+        assert engine.name.startswith("kradan")
+        assert "UCI_Variant" in engine.options
+        engine.configure({"Hash": 8, "UCI_Variant": "cambodian"})
+        engine.new_game()
+        board = Board(variant="cambodian")
+        board.push_uci("e3e4")
+        result = engine.play(board, Limit(depth=4))
+        assert result.move in board.legal_moves
+        assert result.info["depth"] == 4 and "pv" in result.info
+        mate = engine.play(Board("k7/2K5/8/8/8/8/7R/8 w - - 0 1"), Limit(depth=3))
+        assert mate.move is not None and mate.move.uci() == "h2a2"
+        assert mate.info["score"] == ("mate", 1)
+
+
+def test_dead_or_missing_engines_raise_engine_error() -> None:
+    with pytest.raises(EngineError, match="cannot start"):
+        UciClient.popen(["/nonexistent/engine"])
+    with pytest.raises(EngineError, match="exited"):
+        UciClient.popen([sys.executable, "-c", "print('id name silent')"])
+
+
+FAKE_XBOARD = textwrap.dedent(
+    """
+    import sys
+    print('feature myname="fake" setboard=0 usermove=1 done=1', flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if words and words[0] == 'go':
+            print('move e3e4', flush=True)
+        if words and words[0] == 'quit':
+            break
+    """
+)
+
+
+def test_xboard_client_with_a_scripted_engine() -> None:
+    with XBoardClient.popen([sys.executable, "-c", FAKE_XBOARD], timeout=10) as engine:
+        assert engine.name == "fake" and engine.features["usermove"] == "1"
+        result = engine.play(Board(), Limit(time=0.5))
+        assert result.move is not None and result.move.uci() == "e3e4"
+        board = Board("4k3/8/8/8/8/8/8/R2K4 w - - 0 1")
+        with pytest.raises(EngineError, match="setboard"):
+            engine.play(board, Limit(time=0.5))
+
+
+FAIRY_MAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
+
+
+@pytest.mark.skipif(
+    FAIRY_MAX is None, reason="Fairy-Max is not installed (apt-get install fairymax)"
+)
+def test_xboard_client_drives_fairy_max() -> None:
+    assert FAIRY_MAX is not None
+    with XBoardClient.popen([FAIRY_MAX]) as engine:
+        board = Board()
+        for _ in range(4):
+            result = engine.play(board, Limit(white_clock=3, black_clock=3))
+            assert result.move in board.legal_moves
+            board.push(result.move)  # type: ignore[arg-type]

@@ -1,0 +1,81 @@
+"""``kradan match`` and its pieces (issue 6 item 5): players, time controls, the Elo estimate,
+openings, and a short real match."""
+
+from __future__ import annotations
+
+import pytest
+
+from kradan.cli.main import main
+from kradan.match import (
+    GameRecord,
+    MatchResult,
+    TimeControl,
+    default_openings,
+    elo_estimate,
+    play_game,
+    tasks,
+)
+from kradan.players import KradanPlayer, PlayerSpecError, RandomPlayer, make_player
+
+
+def test_time_control_parsing() -> None:
+    assert TimeControl.parse("10+0.1") == TimeControl(10.0, 0.1)
+    assert TimeControl.parse("60") == TimeControl(60.0, 0.0)
+    for bad in ("", "x", "0", "-5+1"):
+        with pytest.raises(ValueError):
+            TimeControl.parse(bad)
+
+
+def test_elo_estimate() -> None:
+    assert elo_estimate(5, 0, 5)[0] == pytest.approx(0.0)
+    elo, margin = elo_estimate(75, 0, 25)
+    assert elo == pytest.approx(190.8, abs=0.1) and 0 < margin < elo
+    assert elo_estimate(10, 0, 0)[0] > 100  # finite even for a clean sweep
+
+
+def test_match_result_counts() -> None:
+    games = [
+        GameRecord("a", "b", "1-0", "", [], [], first_is_white=True),
+        GameRecord("b", "a", "1-0", "", [], [], first_is_white=False),
+        GameRecord("a", "b", "1/2-1/2", "", [], [], first_is_white=True),
+    ]
+    result = MatchResult(games)
+    assert (result.wins, result.draws, result.losses) == (1, 1, 1)
+    assert result.score == pytest.approx(0.5)
+
+
+def test_player_specs() -> None:
+    assert isinstance(make_player("kradan:level=3"), KradanPlayer)
+    assert isinstance(make_player("random"), RandomPlayer)
+    for bad in ("chess", "kradan:level=99", "kradan:speed=3", "uci:"):
+        with pytest.raises(PlayerSpecError):
+            make_player(bad)
+
+
+@pytest.mark.parametrize("variant", ["makruk", "sittuyin"])
+def test_openings_are_legal_and_varied(variant: str) -> None:
+    from kradan import Board
+
+    openings = default_openings(variant, 12)
+    assert len(openings) == 12 and len({tuple(o) for o in openings}) > 1
+    for opening in openings:
+        board = Board(variant=variant)
+        for uci in opening:
+            board.push_uci(uci)
+
+
+def test_a_game_is_played_to_its_end() -> None:
+    (task,) = tasks("kradan:level=20", "random", "makruk", 1, TimeControl(5, 0.05))
+    record = play_game(task)
+    assert record.result == "1-0" and record.first_player_points == 1.0
+    assert record.pgn.startswith('[Event "?"]') and '[Variant "makruk"]' in record.pgn
+
+
+def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    pgn = tmp_path / "games.pgn"
+    code = main(["match", "random", "random", "--games", "2", "--tc", "5", "--pgn", str(pgn),
+                 "--max-plies", "40"])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Elo difference" in out and "2 games" in out
+    assert pgn.read_text().count("[Event ") == 2
