@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import match, perft, uci
+from . import match, perft, uci, xboard
 
 EXIT_BAD_INPUT = 2
 
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_parser(commands)
     uci.add_parser(commands)
     match.add_parser(commands)
+    xboard.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,96 @@
+"""``kradan xboard`` (issue 6 item 3): a scripted CECP session, line by line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from kradan import Board, Move
+from kradan.engine.xboard import XBoardEngine
+
+
+class Session:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.engine = XBoardEngine(self.lines.append)
+
+    def send(self, *commands: str) -> bool:
+        alive = True
+        for command in commands:
+            alive = self.engine.handle(command)
+        return alive
+
+    def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if line.startswith(prefix):
+                    return line
+            time.sleep(0.01)
+        raise AssertionError(f"no {prefix!r} in {self.lines}")
+
+
+def test_features_name_every_variant() -> None:
+    session = Session()
+    session.send("xboard", "protover 2")
+    features = session.lines[-1]
+    assert features.startswith("feature ") and features.endswith("done=1")
+    for name in ("makruk", "cambodian", "karouk", "sittuyin"):
+        assert name in features
+
+
+def test_engine_answers_a_user_move_as_black() -> None:
+    session = Session()
+    session.send("new", "variant makruk", "st 1", "usermove e3e4")
+    move = session.wait_for("move ").split()[1]
+    board = Board()
+    board.push_uci("e3e4")
+    assert Move.from_uci(move) in board.legal_moves
+
+
+def test_force_setboard_go_and_post() -> None:
+    session = Session()
+    session.send("new", "force", "post", "setboard k7/2K5/8/8/8/8/7R/8 w - - 0 1", "sd 3", "go")
+    assert session.wait_for("move ") == "move h2a2"
+    assert any(line.split()[0].isdigit() for line in session.lines)  # thinking output
+    assert session.wait_for("1-0") == "1-0 {checkmate}"
+
+
+def test_errors_never_end_the_session() -> None:
+    session = Session()
+    session.send("new", "force")
+    assert session.send("usermove e3e5") is True
+    assert session.lines[-1] == "Illegal move: e3e5"
+    assert session.send("frobnicate") is True
+    assert session.lines[-1] == "Error (unknown command): frobnicate"
+    assert session.send("variant chess") is True
+    assert session.lines[-1].startswith("Error (unknown variant 'chess'")
+    assert session.send("level 40") is True
+    assert session.lines[-1].startswith("Error (")
+    session.send("ping 3")
+    assert session.lines[-1] == "pong 3"
+
+
+def test_undo_remove_and_quit_mid_search() -> None:
+    session = Session()
+    session.send("new", "force", "e3e4", "d6d5", "remove")
+    assert session.engine.board.fen() == Board().fen()
+    session.send("e3e4", "undo")
+    assert session.engine.board.fen() == Board().fen()
+    session.send("level 0 5 0", "go")
+    assert session.send("quit") is False
+
+
+def test_the_command_over_pipes() -> None:
+    script = "xboard\nprotover 2\nnew\nvariant sittuyin\nst 1\ngo\nping 1\nquit\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "kradan.cli.main", "xboard"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and "pong 1" in lines
+    assert any(line.startswith("move ") and "@" in line for line in lines)  # a setup drop
