@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import match, perft, uci, xboard
+from . import match, perft, play, uci, xboard
 
 EXIT_BAD_INPUT = 2
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     uci.add_parser(commands)
     match.add_parser(commands)
     xboard.add_parser(commands)
+    play.add_parser(commands)
     return parser
 
 

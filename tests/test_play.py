@@ -1,0 +1,104 @@
+"""``kradan play`` (issue 6 item 6): the terminal game, driven through injected input and output,
+and once in a real terminal through tmux when it is installed."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kradan.cli.play import HELP, TerminalGame
+
+
+def game(lines: list[str], **options: object) -> tuple[TerminalGame, list[str], str]:
+    args = argparse.Namespace(
+        variant="makruk", color="white", level=3, time=0.05, counting="auto", fen=None,
+        no_color=True,
+    )  # fmt: skip
+    for key, value in options.items():
+        setattr(args, key, value)
+    inputs = iter(lines)
+    output: list[str] = []
+
+    def read(prompt: str) -> str:
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    session = TerminalGame(args, read, output.append)
+    result = session.run()
+    return session, output, result
+
+
+def test_moves_hint_undo_help_and_quit() -> None:
+    session, output, result = game(["help", "e4", "hint", "moves", "undo", "xyz", "quit"])
+    text = "\n".join(output)
+    assert HELP in text and "kradan plays " in text and "hint: " in text
+    assert "invalid SAN 'xyz'" in text
+    assert result == "*"
+    assert len(session.board.move_stack) == 0  # undo took back both moves
+
+
+def test_playing_black_lets_the_engine_start() -> None:
+    session, output, _ = game(["quit"], color="black")
+    assert output[1].startswith("1 ")  # Black's view: rank 1 on top
+    assert len(session.board.move_stack) == 1
+
+
+def test_resign_and_draw() -> None:
+    _, output, result = game(["resign"])
+    assert result == "0-1" and "You resign: 0-1" in output
+    _, output, result = game(["draw", "quit"])
+    assert any("draw" in line for line in output)
+
+
+def test_game_over_by_mate() -> None:
+    _, output, result = game(["Ra1"], fen="k7/2K5/8/8/8/8/8/7R w - - 0 1")
+    assert result == "1-0" and output[-1] == "Game over: 1-0 (checkmate)"
+
+
+def test_declared_counting_from_the_terminal() -> None:
+    fen = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
+    _, output, _ = game(["count", "stop", "stop", "quit"], fen=fen, counting="declared")
+    text = "\n".join(output)
+    assert "board's honour: White counts 0 of 64" in text
+    assert "count stopped" in text and "cannot stop: no count is running" in text
+
+
+def _pane(name: str) -> str:
+    return subprocess.run(
+        ["tmux", "capture-pane", "-p", "-S", "-200", "-t", name], capture_output=True, text=True
+    ).stdout
+
+
+def _wait_for(name: str, text: str, timeout: float = 120) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        screen = _pane(name)
+        if text in screen:
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"{text!r} never appeared:\n{_pane(name)}")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_in_a_real_terminal() -> None:
+    """The README's ``kradan play makruk`` in a real terminal: a move, the engine's reply."""
+    name = "kradan-play-test"
+    command = f"{sys.executable} -m kradan.cli.main play makruk --level 1 --time 0.1"
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "50", command], check=True
+    )
+    try:
+        _wait_for(name, "your move>")
+        subprocess.run(["tmux", "send-keys", "-t", name, "e4", "Enter"], check=True)
+        screen = _wait_for(name, "kradan plays")
+        assert "You play White" in screen
+        subprocess.run(["tmux", "send-keys", "-t", name, "quit", "Enter"], check=True)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
