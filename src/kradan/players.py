@@ -43,6 +43,9 @@ class KradanPlayer:
         self.searcher = Searcher(hash_mb)
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
+        # compile or load the search now, before any clock runs
+        self.searcher.best_move(Board(), Limit(depth=1))
+        list(self.searcher.search_multipv(Board(), Limit(depth=1), 2))
 
     def choose_move(self, board: Board, limit: Limit) -> PlayResult:
         if self.level >= MAX_LEVEL:

@@ -37,6 +37,7 @@ from .._core.layout import (
     PAWN,
     UB_KEY,
     UNDO_BB_NB,
+    V_CHECK_WINS,
 )
 from .._core.makemove import make_move, make_null, unmake_move, unmake_null
 from .._core.movegen import generate_moves
@@ -44,6 +45,15 @@ from .evaluate import VALUES, evaluate
 
 jit = numba.njit(cache=True)
 
+def _lmr_table() -> np.ndarray:
+    table = np.zeros((64, 64), dtype=np.int64)
+    for depth in range(1, 64):
+        for index in range(1, 64):
+            table[depth, index] = int(0.8 + np.log(depth) * np.log(index) / 2.2)
+    return table
+
+
+LMR = _lmr_table()  # late-move reductions by depth and move number
 MATE = 30000
 INFINITE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond this are mates
@@ -270,6 +280,7 @@ def quiesce(
         return _no_move_score(bbs, info, ctx, ply)
     if ply >= MAX_PLY - 1:
         return evaluate(bbs, info)
+    stand = -INFINITE
     if not checked:
         stand = evaluate(bbs, info)
         if stand >= beta:
@@ -285,6 +296,10 @@ def quiesce(
     _order_captures(info, buffer, line, keep)
     for i in range(keep):
         move = _pick(buffer, line, i, keep)
+        if not checked and line[i] < 1000:  # a capture, not a promotion: delta pruning
+            victim = info[I_BOARD + (move & MOVE_TO_MASK)]
+            if victim != 0 and stand + VALUES[(victim & 7) - 1] + 200 < alpha:
+                continue
         make_move(bbs, info, move)
         score = -quiesce(bbs, info, -beta, -alpha, ply + 1, ctx, moves, scores)
         unmake_move(bbs, info)
@@ -354,8 +369,14 @@ def search(
             if bound == BOUND_UPPER and tt_score <= alpha:
                 return tt_score
 
+    static_eval = -INFINITE if checked else evaluate(bbs, info)
+    # checks end Kar Ouk at once, so nothing that might skip a checking move is safe there
+    prunable = not pv_node and not checked and info[V_CHECK_WINS] == 0
+    if prunable and depth <= 4 and abs(beta) < MATE_BOUND and static_eval - 110 * depth >= beta:
+        return static_eval  # reverse futility: far above beta, a shallow search will not fall
+
     null_candidate = allow_null and not checked and not pv_node and depth >= 3
-    if null_candidate and _has_pieces(bbs, info) and evaluate(bbs, info) >= beta:
+    if null_candidate and _has_pieces(bbs, info) and static_eval >= beta:
         reduction = 2 + depth // 6
         make_null(bbs, info)
         score = -search(
@@ -392,9 +413,17 @@ def search(
     best_move = buffer[0]
     original_alpha = alpha
     us = info[I_STM]
+    quiets = 0
     for i in range(n):
         move = _pick(buffer, line, i, n)
         tactical = _is_tactical(info, move)
+        if not tactical:
+            quiets += 1
+            if prunable and i > 0 and best > -MATE_BOUND:
+                if depth <= 3 and quiets > 3 + 2 * depth * depth:
+                    continue  # late move pruning
+                if depth <= 2 and static_eval + 90 + 110 * depth <= alpha:
+                    continue  # futility: a quiet move will not bring it back
         make_move(bbs, info, move)
         gives_check = in_check(bbs, info[I_STM])
         if i == 0:
@@ -419,9 +448,10 @@ def search(
         else:
             reduction = 0
             if depth >= 3 and i >= 3 and not tactical and not checked and not gives_check:
-                reduction = 1 if i < 8 else 2
+                reduction = LMR[min(depth, 63), min(i, 63)]
                 if pv_node:
                     reduction -= 1
+                reduction = max(0, min(reduction, depth - 2))
             score = -search(
                 bbs,
                 info,
