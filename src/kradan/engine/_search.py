@@ -45,6 +45,7 @@ from .evaluate import VALUES, evaluate
 
 jit = numba.njit(cache=True)
 
+
 def _lmr_table() -> np.ndarray:
     table = np.zeros((64, 64), dtype=np.int64)
     for depth in range(1, 64):

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from .._core.attacks import rook_attacks
-from .._core.bits import ZERO, lsb, pop_lsb, popcount
+from .._core.bits import ZERO, bit, lsb, pop_lsb, popcount
 from .._core.layout import (
     BB_COLOR,
     BB_TYPE,
@@ -64,6 +64,12 @@ def _build_tables() -> np.ndarray:
 
 PST = _build_tables()
 EDGE_DISTANCE = _centre_bonus(1)  # 3 in the centre, 0 on the edge
+#: Chebyshev distance to the nearest corner (0 in a corner .. 3 in the centre)
+CORNER_DISTANCE = np.array(
+    [min(max(abs((sq & 7) - x), abs((sq >> 3) - y)) for x in (0, 7) for y in (0, 7))
+     for sq in range(64)],
+    dtype=np.int64,
+)  # fmt: skip
 
 
 @jit
@@ -137,13 +143,18 @@ def evaluate(bbs: np.ndarray, info: np.ndarray) -> int:
         if ahead and not _can_mate(bbs, color) and info[I_HAND + color * PIECE_TYPE_NB + KING] == 0:
             score = score // 8  # extra material that cannot mate is worth little
         if ahead and popcount(theirs) == 1 and bbs[BB_TYPE + KING] & theirs:
-            # mop-up: drive the lone king to the edge, bring our king close
+            # mop-up: drive the lone king to the edge and into a corner (mets and khons mate
+            # only there), and close in on it with the king and every piece
             their_king = lsb(bbs[BB_TYPE + KING] & theirs)
-            bonus = 20 * (3 - EDGE_DISTANCE[their_king])
-            if bbs[BB_TYPE + KING] & own:
-                our_king = lsb(bbs[BB_TYPE + KING] & own)
-                dx = abs((our_king & 7) - (their_king & 7))
-                dy = abs((our_king >> 3) - (their_king >> 3))
-                bonus += 6 * (7 - max(dx, dy))
+            bonus = 20 * (3 - EDGE_DISTANCE[their_king]) + 15 * (
+                3 - min(CORNER_DISTANCE[their_king], 3)
+            )
+            pieces = own
+            while pieces:
+                sq = lsb(pieces)
+                pieces = pop_lsb(pieces)
+                distance = max(abs((sq & 7) - (their_king & 7)), abs((sq >> 3) - (their_king >> 3)))
+                weight = 6 if bbs[BB_TYPE + KING] & bit(sq) else 3
+                bonus += weight * (7 - distance)
             score += sign * bonus
     return (score if us == 0 else -score) + TEMPO

@@ -88,10 +88,12 @@ def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float 
     if clock is None:
         return None, None
     inc = limit.white_inc if white_to_move else limit.black_inc
-    moves = limit.moves_to_go or 30
-    reserve = min(0.05, clock / 10)  # leave time for the protocol round trip
-    soft = max(0.005, (clock - reserve) / moves + 0.75 * inc)
-    hard = max(0.01, min(clock - reserve, 3 * soft))
+    moves = min(limit.moves_to_go or 35, 35)
+    # keep a reserve for the round trip through a GUI or match runner, larger on a short clock
+    reserve = min(0.3, 0.1 + clock / 20)
+    usable = max(0.0, clock - reserve)
+    soft = max(0.005, usable / moves + 0.7 * inc)
+    hard = max(0.01, min(usable / 3 + inc / 2, 2.5 * soft))
     return min(soft, hard), hard
 
 
@@ -198,8 +200,8 @@ class Searcher:
                 )
                 if self.ctx[S.C_STOP]:
                     break
-                if soft is not None and seconds >= soft:
-                    break
+                if soft is not None and seconds >= 0.6 * soft:
+                    break  # the next depth would most likely not finish in time
                 if abs(score) > S.MATE_BOUND and depth >= 2 * (S.MATE - abs(score)) + 2:
                     break  # a mate found is not found faster by searching deeper
         finally:
