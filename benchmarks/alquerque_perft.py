@@ -10,7 +10,6 @@ the smaller trees, the ratio, and peak memory.
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import alquerque_reference as ref
+from _table import peak_memory_mb, print_table
 
 from kradan import alquerque
 
@@ -72,14 +72,9 @@ def main() -> int:
                 rows.append(row)
     header = ["game", "position", "depth", "nodes", "bulk s", "bulk n/s", "plain n/s",
               "reference n/s", "bulk/reference"]  # fmt: skip
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print("\nAlquerque perft (single thread; the reference is the tests' pure-Python generator)\n")
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nPeak memory of this process: {peak:.0f} MB")
+    title = "Alquerque perft (single thread; the reference is the tests' pure-Python generator)"
+    print_table(title, header, rows)
+    print(f"\nPeak memory of this process: {peak_memory_mb():.0f} MB")
     return 0
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,8 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from _table import peak_memory_mb, print_table
 
 from kradan import Board
 from kradan._core.warmup import compile_all
@@ -125,21 +126,8 @@ class UciPeer:
         self.process.wait(timeout=10)
 
 
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}\n")
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |")
-
-
 def mn(rate: float) -> str:
     return f"{rate / 1e6:.1f}M"
-
-
-def own_peak_memory_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def cold_compile_seconds() -> float:
@@ -262,19 +250,19 @@ def main() -> int:
                     )
                 row += [f"{theirs.seconds:.3f}", mn(theirs.rate), f"{bulk.rate / theirs.rate:.1f}x"]
             rows.append(row)
-    table(
+    print_table(
         "Perft (single thread unless noted; 'bulk' counts the last ply's moves)",
         header,
         rows,
     )
 
-    memory = [["kradan (this Python process)", f"{own_peak_memory_mb():.0f}"]]
+    memory = [["kradan (this Python process)", f"{peak_memory_mb():.0f}"]]
     if peer:
         memory.append([peer.name, f"{peer.peak_memory_mb():.0f}"])
         peer.close()
-    table("Peak memory", ["process", "MB"], memory)
+    print_table("Peak memory", ["process", "MB"], memory)
 
-    table(
+    print_table(
         "Start-up",
         ["what", "seconds"],
         [
@@ -285,7 +273,7 @@ def main() -> int:
             ["warm start: kradan perft makruk 1 (median of 5)", f"{warm_start_seconds():.2f}"],
         ],
     )
-    table("Python API at the start position", ["operation", "calls/s"], api_rates())
+    print_table("Python API at the start position", ["operation", "calls/s"], api_rates())
     return 0
 
 

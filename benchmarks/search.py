@@ -10,11 +10,12 @@ The peer's figures are what it reports on its last ``info`` line (nodes, nps, ti
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+
+from _table import peak_memory_mb, print_table
 
 from kradan import Board
 from kradan.engine import Limit, Searcher
@@ -109,16 +110,9 @@ def main() -> int:
             row += [f"{their_nodes:,}", f"{their_seconds:.2f}", f"{their_rate / 1e6:.2f}M",
                     f"{rate / their_rate:.2f}x"]  # fmt: skip
         rows.append(row)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(
-        f"\nSearch to depth {args.depth} (single thread, hash {args.hash} MB, a fresh table each)\n"
-    )
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print("| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nPeak memory of this process: {peak:.0f} MB")
+    title = f"Search to depth {args.depth} (single thread, hash {args.hash} MB, a fresh table each)"
+    print_table(title, header, rows)
+    print(f"\nPeak memory of this process: {peak_memory_mb():.0f} MB")
     if peer:
         peer.close()
     return 0

@@ -5,37 +5,21 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
 from kradan import Board, Move
 from kradan.engine.uci import UciEngine
 
+from .protocol_session import Session as ProtocolSession
 
-class Session:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.engine = UciEngine(self.lines.append)
 
-    def send(self, *commands: str) -> bool:
-        alive = True
-        for command in commands:
-            alive = self.engine.handle(command)
-        return alive
-
-    def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if line.startswith(prefix):
-                    return line
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r} line in {self.lines}")
+def new_session() -> ProtocolSession:
+    return ProtocolSession(UciEngine)
 
 
 def test_handshake_lists_every_variant() -> None:
-    session = Session()
+    session = new_session()
     session.send("uci")
     assert session.lines[0].startswith("id name kradan")
     variant_line = next(line for line in session.lines if "UCI_Variant" in line)
@@ -47,7 +31,7 @@ def test_handshake_lists_every_variant() -> None:
 
 
 def test_position_go_depth_gives_info_and_a_legal_bestmove() -> None:
-    session = Session()
+    session = new_session()
     session.send("position startpos moves e3e4 d6d5", "go depth 5")
     best = session.wait_for("bestmove")
     infos = [line for line in session.lines if line.startswith("info depth")]
@@ -61,7 +45,7 @@ def test_position_go_depth_gives_info_and_a_legal_bestmove() -> None:
 
 
 def test_variant_option_and_fen() -> None:
-    session = Session()
+    session = new_session()
     session.send(
         "setoption name UCI_Variant value sittuyin",
         "position fen k7/2K5/8/8/8/8/7R/8[] w - - 0 1",
@@ -72,7 +56,7 @@ def test_variant_option_and_fen() -> None:
 
 
 def test_stop_ends_an_infinite_search() -> None:
-    session = Session()
+    session = new_session()
     session.send("position startpos", "go infinite")
     session.wait_for("info depth 3")
     session.send("stop")
@@ -80,13 +64,13 @@ def test_stop_ends_an_infinite_search() -> None:
 
 
 def test_quit_mid_search_ends_the_session() -> None:
-    session = Session()
+    session = new_session()
     session.send("go infinite")
     assert session.send("quit") is False
 
 
 def test_garbage_is_reported_and_the_session_goes_on() -> None:
-    session = Session()
+    session = new_session()
     for command in (
         "bogus",
         "go wtime x",
@@ -105,7 +89,7 @@ def test_garbage_is_reported_and_the_session_goes_on() -> None:
 
 
 def test_go_perft_multipv_and_clock() -> None:
-    session = Session()
+    session = new_session()
     session.send("go perft 2")
     assert session.lines[-1] == "Nodes searched: 529"
     session.lines.clear()
@@ -123,7 +107,7 @@ def test_go_perft_multipv_and_clock() -> None:
 
 @pytest.mark.parametrize("options", [("Skill Level", "1"), ("UCI_LimitStrength", "true")])
 def test_weaker_levels_still_play_legal_moves(options: tuple[str, str]) -> None:
-    session = Session()
+    session = new_session()
     name, value = options
     session.send(f"setoption name {name} value {value}", "setoption name UCI_Elo value 600")
     session.send("position startpos", "go movetime 200")

@@ -4,35 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 from kradan import Board, Move
 from kradan.engine.xboard import XBoardEngine
 
+from .protocol_session import Session as ProtocolSession
 
-class Session:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.engine = XBoardEngine(self.lines.append)
 
-    def send(self, *commands: str) -> bool:
-        alive = True
-        for command in commands:
-            alive = self.engine.handle(command)
-        return alive
-
-    def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if line.startswith(prefix):
-                    return line
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r} in {self.lines}")
+def new_session() -> ProtocolSession:
+    return ProtocolSession(XBoardEngine)
 
 
 def test_features_name_every_variant() -> None:
-    session = Session()
+    session = new_session()
     session.send("xboard", "protover 2")
     features = session.lines[-1]
     assert features.startswith("feature ") and features.endswith("done=1")
@@ -41,7 +25,7 @@ def test_features_name_every_variant() -> None:
 
 
 def test_engine_answers_a_user_move_as_black() -> None:
-    session = Session()
+    session = new_session()
     session.send("new", "variant makruk", "st 1", "usermove e3e4")
     move = session.wait_for("move ").split()[1]
     board = Board()
@@ -50,7 +34,7 @@ def test_engine_answers_a_user_move_as_black() -> None:
 
 
 def test_force_setboard_go_and_post() -> None:
-    session = Session()
+    session = new_session()
     session.send("new", "force", "post", "setboard k7/2K5/8/8/8/8/7R/8 w - - 0 1", "sd 3", "go")
     assert session.wait_for("move ") == "move h2a2"
     assert any(line.split()[0].isdigit() for line in session.lines)  # thinking output
@@ -58,7 +42,7 @@ def test_force_setboard_go_and_post() -> None:
 
 
 def test_errors_never_end_the_session() -> None:
-    session = Session()
+    session = new_session()
     session.send("new", "force")
     assert session.send("usermove e3e5") is True
     assert session.lines[-1] == "Illegal move: e3e5"
@@ -73,7 +57,7 @@ def test_errors_never_end_the_session() -> None:
 
 
 def test_undo_remove_and_quit_mid_search() -> None:
-    session = Session()
+    session = new_session()
     session.send("new", "force", "e3e4", "d6d5", "remove")
     assert session.engine.board.fen() == Board().fen()
     session.send("e3e4", "undo")

@@ -11,7 +11,6 @@ while it thinks.
 from __future__ import annotations
 
 import random
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from ..errors import KradanError
 from ..variants import find_variant, variant_names
 from .levels import MAX_LEVEL, level_limit, pick_move
 from .search import Limit, Searcher, SearchInfo
+from .serve import serve
 
 ENGINE_NAME = f"kradan {__version__}"
 
@@ -260,6 +260,11 @@ class UciEngine:
             return
         yield from self.searcher.search_multipv(board, limit, multipv, armed=True)
 
+    def shutdown(self) -> None:
+        """Stop any search and wait for it (the input has ended)."""
+        self.searcher.stop()
+        self._wait()
+
     def _wait(self) -> None:
         thread = self._thread
         if thread is not None:
@@ -279,18 +284,4 @@ def _int(text: str, low: int, high: int) -> int:
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve UCI on ``stdin``/``stdout`` until ``quit`` or end of input."""
-    source = stdin or sys.stdin
-    sink = stdout or sys.stdout
-
-    def write(line: str) -> None:
-        sink.write(line + "\n")
-        sink.flush()
-
-    engine = UciEngine(write)
-    for line in source:
-        if not engine.handle(line):
-            break
-    else:
-        engine.searcher.stop()
-        engine._wait()
-    return 0
+    return serve(UciEngine, stdin, stdout)

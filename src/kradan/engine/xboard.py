@@ -8,7 +8,6 @@ own thread, so ``?`` (move now), ``ping`` and ``quit`` are answered while it sea
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable
 from typing import TextIO
@@ -18,6 +17,7 @@ from ..board import Board
 from ..errors import KradanError
 from ..variants import find_variant, variant_names
 from .search import Limit, Searcher, SearchInfo
+from .serve import serve
 
 #: commands that need no answer from this engine
 IGNORED = frozenset(
@@ -235,6 +235,10 @@ class XBoardEngine:
         self.searcher.stop()
         self._wait()
 
+    def shutdown(self) -> None:
+        """Stop any search and wait for it (the input has ended)."""
+        self._stop()
+
     def _wait(self) -> None:
         thread = self._thread
         if thread is not None:
@@ -244,17 +248,4 @@ class XBoardEngine:
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve XBoard on ``stdin``/``stdout`` until ``quit`` or end of input."""
-    source = stdin or sys.stdin
-    sink = stdout or sys.stdout
-
-    def write(line: str) -> None:
-        sink.write(line + "\n")
-        sink.flush()
-
-    engine = XBoardEngine(write)
-    for line in source:
-        if not engine.handle(line):
-            break
-    else:
-        engine._stop()
-    return 0
+    return serve(XBoardEngine, stdin, stdout)
