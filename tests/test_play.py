@@ -102,3 +102,19 @@ def test_in_a_real_terminal() -> None:
         subprocess.run(["tmux", "send-keys", "-t", name, "quit", "Enter"], check=True)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def test_alquerque_in_the_terminal() -> None:
+    """``kradan play alquerque``: the 25-point board with its lines, moves as points visited,
+    the engine answering, undo, and no counting."""
+    session, output, result = game(
+        ["moves", "c2-c3", "count", "undo", "flip", "d3c3", "quit"], variant="alquerque"
+    )
+    text = "\n".join(output)
+    assert "Alquerque (Alfonso X)" in output[0]
+    assert "a   b   c   d   e" in text and "| \\ | / | \\ | / |" in text
+    assert "kradan plays " in text and "Alquerque has no counting" in text
+    assert "e   d   c   b   a" in text  # flipped
+    assert result == "*"
+    assert [m.uci() for m in session.board.move_stack][:1] == ["d3c3"]
+    assert len(session.board.move_stack) == 2

@@ -14,10 +14,13 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import Any
 
+from . import alquerque
 from .board import Board
 from .engine.search import Limit
 from .errors import KradanError
+from .games import new_board
 from .pgn import game_text
 from .players import make_player
 from .sittuyin_setup import PRESETS
@@ -51,7 +54,15 @@ BLACK_OPENING_MOVES = [
 
 def default_openings(variant: str, count: int) -> list[list[str]]:
     """``count`` short openings (UCI move lists): two quiet first moves for the chess games, the
-    setup presets paired for Sittuyin."""
+    setup presets paired for Sittuyin, every two-ply line for Alquerque."""
+    if alquerque.is_alquerque_name(variant):
+        start = alquerque.Board(variant=variant)
+        lines = []
+        for first in list(start.legal_moves):
+            start.push(first)
+            lines += [[first.uci(), second.uci()] for second in start.legal_moves]
+            start.pop()
+        return (lines * (count // len(lines) + 1))[:count]
     game = find_variant(variant)
     if game.setup is SetupRule.DROPS:
         openings = []
@@ -170,10 +181,10 @@ class GameTask:
 
 def play_game(task: GameTask) -> GameRecord:
     """Play one game (runs in a worker process)."""
-    first = make_player(task.first, seed=task.seed)
-    second = make_player(task.second, seed=task.seed + 1)
+    first = make_player(task.first, seed=task.seed, game=task.variant)
+    second = make_player(task.second, seed=task.seed + 1, game=task.variant)
     white, black = (first, second) if task.first_is_white else (second, first)
-    board = Board(variant=task.variant)
+    board = new_board(task.variant)
     for uci in task.opening:
         board.push_uci(uci)
     clocks = {True: task.control.base, False: task.control.base}
@@ -212,10 +223,11 @@ def play_game(task: GameTask) -> GameRecord:
             if answer.resigned or answer.move is None:
                 result, termination = ("0-1" if side else "1-0"), "resignation"
                 break
-            if answer.move not in board.legal_moves:
-                result, termination = ("0-1" if side else "1-0"), f"illegal move {answer.move}"
+            move: Any = answer.move  # a move of this board's game once found among its moves
+            if move not in board.legal_moves:
+                result, termination = ("0-1" if side else "1-0"), f"illegal move {move}"
                 break
-            board.push(answer.move)
+            board.push(move)
     finally:
         first.close()
         second.close()

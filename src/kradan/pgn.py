@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .counting import CountAction
-from .move import Move
+
+if TYPE_CHECKING:
+    from .games import AnyBoard
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -26,12 +29,13 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def game_text(board: Board, headers: Mapping[str, str] | None = None) -> str:
+def game_text(board: AnyBoard, headers: Mapping[str, str] | None = None) -> str:
     """The game that led to ``board`` as PGN, with SAN moves; ``[Variant]`` always, and
     ``[FEN]``/``[SetUp]`` when the game did not start from the variant's start position.
-    Counting declarations appear as comments ``{declare count}`` / ``{stop count}``."""
+    Counting declarations appear as comments ``{declare count}`` / ``{stop count}``. Alquerque
+    games are written the same way, with their own move notation and position text."""
     root = board.copy()
-    entries: list[Move | CountAction] = []
+    entries: list[Any] = []
     while root.move_stack:
         entries.append(root.pop())
     entries.reverse()
@@ -39,7 +43,7 @@ def game_text(board: Board, headers: Mapping[str, str] | None = None) -> str:
             "White": "?", "Black": "?", "Result": board.result(claim_draw=True)}  # fmt: skip
     tags.update(headers or {})
     tags["Variant"] = board.variant.name
-    if root.fen() != Board(variant=board.variant).fen():
+    if root.fen() != type(root)(variant=board.variant).fen():  # type: ignore[arg-type]
         tags["SetUp"] = "1"
         tags["FEN"] = root.fen()
     lines = [f'[{key} "{_escape(tags[key])}"]' for key in SEVEN_TAGS]
@@ -47,7 +51,7 @@ def game_text(board: Board, headers: Mapping[str, str] | None = None) -> str:
     tokens: list[str] = []
     replay = root.copy()
     for entry in entries:
-        if isinstance(entry, CountAction):
+        if isinstance(entry, CountAction) and isinstance(replay, Board):
             tokens.append(f"{{{entry.kind} count}}")
             (replay.declare_count if entry.kind == "declare" else replay.stop_count)()
             continue

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import random
 import shlex
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Any, Protocol
 
+from . import alquerque
 from .board import Board
+from .engine.alquerque import AlquerqueSearcher
 from .engine.client import EngineError, PlayResult, UciClient, XBoardClient
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
-from .engine.search import Limit, Searcher, SearchInfo
+from .engine.search import Limit, Searcher, SearchInfo, SearchResult
 from .errors import KradanError
+from .games import AnyBoard, is_alquerque, new_board
 
 
 class PlayerSpecError(KradanError, ValueError):
@@ -28,37 +32,74 @@ class PlayerSpecError(KradanError, ValueError):
 class Player(Protocol):
     name: str
 
-    def choose_move(self, board: Board, limit: Limit) -> PlayResult: ...
+    def choose_move(self, board: Any, limit: Limit) -> PlayResult: ...
 
     def new_game(self) -> None: ...
 
     def close(self) -> None: ...
 
 
-class KradanPlayer:
-    """kradan's own engine, at ``level`` 1..20."""
+class GameSearch(Protocol):
+    """What :class:`Searcher` and :class:`AlquerqueSearcher` share (each takes its own boards)."""
 
-    def __init__(self, level: int = MAX_LEVEL, hash_mb: int = 16, seed: int | None = None) -> None:
+    def best_move(self, board: Any, limit: Limit | None = None) -> SearchResult[Any]: ...
+
+    def search_multipv(
+        self, board: Any, limit: Limit | None, lines: int
+    ) -> Iterator[list[SearchInfo[Any]]]: ...
+
+    def clear(self) -> None: ...
+
+
+class KradanPlayer:
+    """kradan's own engine, at ``level`` 1..20, for every game (the chess family and
+    Alquerque: the search is chosen by the board it is given).
+
+    :param game: the game it will play, so that its search is compiled or loaded now, before
+        any clock runs (``None``: the chess family's).
+    """
+
+    def __init__(
+        self,
+        level: int = MAX_LEVEL,
+        hash_mb: int = 16,
+        seed: int | None = None,
+        game: str | None = None,
+    ) -> None:
         self.level = level
+        self.hash_mb = hash_mb
         self.searcher = Searcher(hash_mb)
+        self._alquerque: AlquerqueSearcher | None = None
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
-        # compile or load the search now, before any clock runs
-        self.searcher.best_move(Board(), Limit(depth=1))
-        list(self.searcher.search_multipv(Board(), Limit(depth=1), 2))
+        board = new_board(game) if game else Board()
+        searcher = self.searcher_for(board)
+        searcher.best_move(board, Limit(depth=1))
+        list(searcher.search_multipv(board, Limit(depth=1), 2))
 
-    def choose_move(self, board: Board, limit: Limit) -> PlayResult:
+    def searcher_for(self, board: AnyBoard) -> GameSearch:
+        """The search that plays ``board``'s game."""
+        if not is_alquerque(board):
+            return self.searcher
+        if self._alquerque is None:
+            self._alquerque = AlquerqueSearcher(self.hash_mb)
+        return self._alquerque
+
+    def choose_move(self, board: AnyBoard, limit: Limit) -> PlayResult:
+        searcher = self.searcher_for(board)
         if self.level >= MAX_LEVEL:
-            result = self.searcher.best_move(board, limit)
+            result = searcher.best_move(board, limit)
             info: dict[str, object] = {"score": str(result.info.score)} if result.info else {}
             return PlayResult(result.move, info)
-        lines: list[SearchInfo] = []
-        for found in self.searcher.search_multipv(board, level_limit(self.level, limit), 4):
+        lines: list[SearchInfo[Any]] = []
+        for found in searcher.search_multipv(board, level_limit(self.level, limit), 4):
             lines = found  # the deepest completed iteration wins
         return PlayResult(pick_move(board, lines, self.level, self.random))
 
     def new_game(self) -> None:
         self.searcher.clear()
+        if self._alquerque is not None:
+            self._alquerque.clear()
 
     def close(self) -> None:
         pass
@@ -89,8 +130,8 @@ class RandomPlayer:
         self.random = random.Random(seed)
         self.name = "random"
 
-    def choose_move(self, board: Board, limit: Limit) -> PlayResult:
-        moves = list(board.legal_moves)
+    def choose_move(self, board: AnyBoard, limit: Limit) -> PlayResult:
+        moves: list[Any] = list(board.legal_moves)
         return PlayResult(self.random.choice(moves) if moves else None)
 
     def new_game(self) -> None:
@@ -100,8 +141,8 @@ class RandomPlayer:
         pass
 
 
-def make_player(spec: str, seed: int | None = None) -> Player:
-    """The player a spec names (see the module docstring).
+def make_player(spec: str, seed: int | None = None, game: str | None = None) -> Player:
+    """The player a spec names (see the module docstring), ready to play ``game``.
 
     :raises PlayerSpecError: for an unknown spec or bad option;
     :raises EngineError: when an external engine cannot be started.
@@ -116,10 +157,12 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:
             raise PlayerSpecError(f"level {level} in {spec!r} is outside 1..{MAX_LEVEL}")
-        return KradanPlayer(level, int(options.get("hash", 16)), seed)
+        return KradanPlayer(level, int(options.get("hash", 16)), seed, game)
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):
+        if game is not None and alquerque.is_alquerque_name(game):
+            raise PlayerSpecError(f"{spec!r}: external engines do not play {game}; use kradan")
         command = shlex.split(rest)
         if not command:
             raise PlayerSpecError(f"{spec!r} names no engine command (e.g. 'uci:/path/to/engine')")

@@ -128,6 +128,11 @@ class Board:
         return state
 
     @property
+    def fullmove_number(self) -> int:
+        """The move number: 1 at the start, increased after each Black move."""
+        return int(self._state[K.S_PLY]) // 2 + 1
+
+    @property
     def turn(self) -> Color:
         return WHITE if self._state[K.S_STM] == 0 else BLACK
 

@@ -36,10 +36,10 @@ def _bar(done: int, total: int, width: int = 30) -> str:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    from ..games import canonical_name
     from ..match import GameRecord, TimeControl, run_match, tasks
-    from ..variants import find_variant
 
-    variant = find_variant(args.variant).name
+    variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
     if args.games < 1 or args.concurrency < 1:
         raise ValueError("--games and --concurrency must be at least 1")

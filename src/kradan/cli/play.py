@@ -1,6 +1,7 @@
 """``kradan play VARIANT``: a game against the engine in the terminal.
 
-Type moves in SAN (``e4``, ``Nd2``, ``cxb6``), in UCI (``e3e4``, ``R@a1``), or in Thai SAN. Other
+Type moves in SAN (``e4``, ``Nd2``, ``cxb6``), in UCI (``e3e4``, ``R@a1``), or in Thai SAN; in
+Alquerque as the points visited (``c2c3``, ``b3xd3xd5``, ``hc3,b2c3`` to huff c3 first). Other
 commands: ``hint``, ``undo``, ``moves``, ``count`` (declare a count), ``stop`` (stop your count),
 ``draw`` (claim or offer a draw), ``resign``, ``flip``, ``help``, ``quit``.
 """
@@ -8,6 +9,7 @@ commands: ``hint``, ``undo``, ``moves``, ``count`` (declare a count), ``stop`` (
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +17,8 @@ from typing import Any
 from .._core.warmup import announce_compilation
 
 HELP = """commands:
-  <move>    a move in SAN (e4, Nd2, cxb6=M), UCI (e3e4, R@a1) or Thai SAN
+  <move>    a move in SAN (e4, Nd2, cxb6=M), UCI (e3e4, R@a1) or Thai SAN;
+            in Alquerque the points visited (c2c3, b3xd3xd5, hc3,b2c3)
   hint      suggest a move          undo    take back your last move
   moves     list the legal moves    flip    turn the board around
   count     declare a count         stop    stop your count (declared counting)
@@ -53,19 +56,22 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
-        from ..board import Board
+        from .. import alquerque
         from ..engine.levels import MAX_LEVEL
+        from ..games import new_board
         from ..players import KradanPlayer
 
         self.read = read
         self.write = write
         self.colour = not args.no_color
-        self.board = Board(args.fen, variant=args.variant, counting=args.counting)
+        self.alquerque = alquerque.is_alquerque_name(args.variant)
+        options = {} if self.alquerque else {"counting": args.counting}
+        self.board: Any = new_board(args.variant, args.fen, **options)
         side = args.color if args.color != "random" else random.choice(["white", "black"])
         self.human = side == "white"
         self.flipped = not self.human
         level = max(1, min(MAX_LEVEL, args.level))
-        self.engine = KradanPlayer(level)
+        self.engine = KradanPlayer(level, game=self.board.variant.name)
         self.seconds = args.time
 
     # --- drawing ----------------------------------------------------------------------------------
@@ -73,6 +79,8 @@ class TerminalGame:
     def render(self) -> str:
         from ..move import Move
 
+        if self.alquerque:
+            return render_alquerque(self.board, self.flipped)
         rows = []
         ranks = range(8) if self.flipped else range(7, -1, -1)
         files = range(7, -1, -1) if self.flipped else range(8)
@@ -107,6 +115,7 @@ class TerminalGame:
     def run(self) -> str:
         """Play until the game ends or the player leaves; returns the result."""
         from ..engine.search import Limit
+        from ..outcome import Outcome
 
         side = "White" if self.human else "Black"
         self.write(
@@ -114,7 +123,7 @@ class TerminalGame:
         )
         self.write(self.render())
         while True:
-            outcome = self.board.outcome()
+            outcome: Outcome | None = self.board.outcome()
             if outcome is not None:
                 self.write(f"Game over: {outcome.result()} ({outcome.termination.value})")
                 return outcome.result()
@@ -122,7 +131,7 @@ class TerminalGame:
                 answer = self.engine.choose_move(self.board, Limit(time=self.seconds))
                 if answer.move is None:
                     self.write("The engine has no move.")
-                    return self.board.result()
+                    return str(self.board.result())
                 self.write(f"kradan plays {self.board.san(answer.move)}")
                 self.board.push(answer.move)
                 self.write(self.render())
@@ -158,6 +167,8 @@ class TerminalGame:
                 self.write(f"hint: {self.board.san(answer.move)}")
         elif word in ("undo", "takeback"):
             self._undo()
+        elif self.alquerque and word in ("count", "declare", "stop"):
+            self.write("Alquerque has no counting")
         elif word in ("count", "declare"):
             try:
                 self.board.declare_count()
@@ -172,8 +183,9 @@ class TerminalGame:
                 self.write(f"cannot stop: {error}")
         elif word == "resign":
             outcome = self.board.resign(self.human)
-            self.write(f"You resign: {outcome.result()}")
-            return outcome.result()
+            result: str = outcome.result()
+            self.write(f"You resign: {result}")
+            return result
         elif word == "draw":
             return self._draw()
         else:
@@ -184,7 +196,7 @@ class TerminalGame:
         from ..errors import KradanError
 
         try:
-            move = self.board.parse_san(text)
+            move = self.board.parse_uci(text) if self.alquerque else self.board.parse_san(text)
         except KradanError as error:
             self.write(str(error))
             return
@@ -192,13 +204,14 @@ class TerminalGame:
         self.write(self.render())
 
     def _undo(self) -> None:
-        from ..move import Move
+        from ..counting import CountAction
 
         undone = 0
         while self.board.move_stack:
             entry = self.board.pop()
-            undone += isinstance(entry, Move)
-            if isinstance(entry, Move) and self.board.turn == self.human:
+            is_move = not isinstance(entry, CountAction)
+            undone += is_move
+            if is_move and self.board.turn == self.human:
                 break
         self.write(self.render() if undone else "nothing to take back")
 
@@ -209,7 +222,8 @@ class TerminalGame:
         if claim is not None and claim.winner is None:
             self.write(f"Draw claimed: {claim.termination.value}")
             return "1/2-1/2"
-        answer = self.engine.searcher.best_move(self.board, Limit(time=min(self.seconds, 1.0)))
+        searcher = self.engine.searcher_for(self.board)
+        answer = searcher.best_move(self.board, Limit(time=min(self.seconds, 1.0)))
         score = answer.info.score if answer.info else None
         if score is not None and score.mate is None and (score.cp or 0) >= -50:
             # the engine's score is for the side to move, you: it accepts when it is not ahead
@@ -220,6 +234,38 @@ class TerminalGame:
         return None
 
 
+def render_alquerque(board: Any, flipped: bool = False) -> str:
+    """The 25 points and the lines between them, White's men ``P`` and kings ``K``, Black's
+    ``p`` and ``k``; ``flipped`` turns the board around (Black's view)."""
+    from ..alquerque import point_name
+    from ..pieces import KING
+
+    ys = range(5) if flipped else range(4, -1, -1)
+    xs = list(range(4, -1, -1) if flipped else range(5))
+    rows = []
+    for index, y in enumerate(ys):
+        cells = []
+        for x in xs:
+            piece = board.piece_at(y * 5 + x)
+            letter = "." if piece is None else ("k" if piece.piece_type == KING else "p")
+            cells.append(letter.upper() if piece is not None and piece.color else letter)
+        rows.append(f"{y + 1}  " + "---".join(cells))
+        if index < 4:
+            below = y - 1 if not flipped else y + 1
+            low_y = min(y, below)
+            links = []
+            for a, b in itertools.pairwise(xs):
+                links.append("/" if (min(a, b) + low_y) % 2 == 0 else "\\")
+            rows.append("   " + "".join(f"| {link} " for link in links) + "|")
+    rows.append("   " + "   ".join("abcde"[x] for x in xs))
+    status = [f"{'White' if board.turn else 'Black'} to move"]
+    liable = board.huff_liable()
+    if liable:
+        status.append("may huff " + ", ".join(point_name(p) for p in liable))
+    rows.append("   " + "; ".join(status))
+    return "\n".join(rows)
+
+
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
     game = TerminalGame(args)
@@ -227,4 +273,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["HELP", "TerminalGame", "add_parser", "run"]
+__all__ = ["HELP", "TerminalGame", "add_parser", "render_alquerque", "run"]

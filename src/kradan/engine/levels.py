@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
+from ..alquerque.board import Board as AlquerqueBoard
 from ..board import Board
-from ..move import Move
-from .search import Limit, SearchInfo
+from .search import Limit, MoveT, SearchInfo
 
 MAX_LEVEL = 20
 
@@ -34,18 +35,20 @@ def level_limit(level: int, limit: Limit) -> Limit:
     )
 
 
-def _value(info: SearchInfo) -> float:
+def _value(info: SearchInfo[MoveT]) -> float:
     if info.score.mate is not None:
         return 10_000.0 if info.score.mate > 0 else -10_000.0
     return float(info.score.cp or 0)
 
 
-def pick_move(board: Board, lines: list[SearchInfo], level: int, rng: random.Random) -> Move | None:
+def pick_move(
+    board: Board | AlquerqueBoard, lines: list[SearchInfo[MoveT]], level: int, rng: random.Random
+) -> MoveT | None:
     """The move to play from the best ``lines`` (best first) at ``level``."""
     candidates = [line for line in lines if line.pv]
     if not candidates:
         moves = list(board.legal_moves)
-        return moves[0] if moves else None
+        return cast("MoveT", moves[0]) if moves else None  # the board's own kind of move
     if level >= MAX_LEVEL or len(candidates) == 1:
         return candidates[0].pv[0]
     weakness = MAX_LEVEL - level

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import numpy as np
 
+from ..alquerque.move import Move as AlquerqueMove
 from ..board import Board
 from ..move import Move
 from ..variants import CountingMode, StalemateRule
@@ -35,7 +37,7 @@ class Score:
         if value > S.MATE_BOUND:
             return cls(mate=(S.MATE - value + 1) // 2)
         if value < -S.MATE_BOUND:
-            return cls(mate=-((S.MATE + value) // 2))
+            return cls(mate=-((S.MATE + value + 1) // 2))  # odd: lost by its own move (Alquerque)
         return cls(cp=value)
 
     def __str__(self) -> str:
@@ -56,14 +58,17 @@ class Limit:
     moves_to_go: int | None = None
 
 
+MoveT = TypeVar("MoveT", Move, AlquerqueMove)
+
+
 @dataclass(frozen=True)
-class SearchInfo:
-    """What one completed iteration found."""
+class SearchInfo(Generic[MoveT]):
+    """What one completed iteration found (``pv`` holds the game's own moves)."""
 
     depth: int
     seldepth: int
     score: Score
-    pv: list[Move]
+    pv: list[MoveT]
     nodes: int
     seconds: float
 
@@ -73,11 +78,11 @@ class SearchInfo:
 
 
 @dataclass
-class SearchResult:
-    move: Move | None
-    info: SearchInfo | None
-    ponder: Move | None = None
-    history: list[SearchInfo] = field(default_factory=list)
+class SearchResult(Generic[MoveT]):
+    move: MoveT | None
+    info: SearchInfo[MoveT] | None
+    ponder: MoveT | None = None
+    history: list[SearchInfo[MoveT]] = field(default_factory=list)
 
 
 def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float | None]:
@@ -95,6 +100,16 @@ def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float 
     soft = max(0.005, usable / moves + 0.7 * inc)
     hard = max(0.01, min(usable / 3 + inc / 2, 2.5 * soft))
     return min(soft, hard), hard
+
+
+def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
+    """A started daemon timer that calls ``stop`` after ``seconds`` (none without a limit)."""
+    if seconds is None:
+        return None
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 _NOTHING = np.zeros(0, dtype=np.int32)
@@ -142,7 +157,7 @@ class Searcher:
 
     def search(
         self, board: Board, limit: Limit | None = None, *, armed: bool = False
-    ) -> Iterator[SearchInfo]:
+    ) -> Iterator[SearchInfo[Move]]:
         """Iterative deepening: yields a :class:`SearchInfo` after each completed depth."""
         limit = limit or Limit()
         work = board.copy(stack=True)
@@ -159,11 +174,7 @@ class Searcher:
         self._history //= 8
         soft, hard = time_budget(limit, board.turn)
         start = time.perf_counter()
-        timer = None
-        if hard is not None:
-            timer = threading.Timer(hard, self.stop)
-            timer.daemon = True
-            timer.start()
+        timer = stop_timer(hard, self.stop)
         max_depth = min(limit.depth or S.MAX_PLY - 2, S.MAX_PLY - 2)
         codec = work._codec
         previous = 0
@@ -210,7 +221,7 @@ class Searcher:
 
     def search_multipv(
         self, board: Board, limit: Limit | None, lines: int, *, armed: bool = False
-    ) -> Iterator[list[SearchInfo]]:
+    ) -> Iterator[list[SearchInfo[Move]]]:
         """Like :meth:`search`, but each depth yields the ``lines`` best root moves, best first."""
         limit = limit or Limit()
         work = board.copy(stack=True)
@@ -221,14 +232,11 @@ class Searcher:
         self.ctx[S.C_DRAW_PLY] = int(board.variant.counting is CountingMode.DECLARED)
         soft, hard = time_budget(limit, board.turn)
         start = time.perf_counter()
-        timer = threading.Timer(hard, self.stop) if hard is not None else None
-        if timer is not None:
-            timer.daemon = True
-            timer.start()
+        timer = stop_timer(hard, self.stop)
         max_depth = min(limit.depth or S.MAX_PLY - 2, S.MAX_PLY - 2)
         try:
             for depth in range(1, max_depth + 1):
-                found: list[SearchInfo] = []
+                found: list[SearchInfo[Move]] = []
                 excluded: list[int] = []
                 for _ in range(lines):
                     score = S.search_root(
@@ -253,7 +261,7 @@ class Searcher:
                     )
                 if self.ctx[S.C_STOP] and depth > 1:
                     break
-                found.sort(key=lambda line: -_sortable(line.score))
+                found.sort(key=lambda line: -score_sort_key(line.score))
                 if found:
                     yield found
                 if self.ctx[S.C_STOP] or (soft is not None and time.perf_counter() - start >= soft):
@@ -264,7 +272,7 @@ class Searcher:
 
     def best_move(
         self, board: Board, limit: Limit | None = None, *, armed: bool = False
-    ) -> SearchResult:
+    ) -> SearchResult[Move]:
         """Search and return the best move (``None`` when there is no legal move)."""
         history = list(self.search(board, limit, armed=armed))
         if not history:
@@ -276,7 +284,8 @@ class Searcher:
         return SearchResult(move, last, ponder, history)
 
 
-def _sortable(score: Score) -> int:
+def score_sort_key(score: Score) -> int:
+    """An integer that orders scores: any win above any centipawns above any loss."""
     if score.mate is not None:
         return 100_000 - score.mate if score.mate > 0 else -100_000 - score.mate
     return score.cp or 0

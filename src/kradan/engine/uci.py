@@ -19,6 +19,7 @@ from typing import TextIO
 from .. import __version__
 from ..board import Board
 from ..errors import KradanError
+from ..move import Move
 from ..variants import find_variant, variant_names
 from .levels import MAX_LEVEL, level_limit, pick_move
 from .search import Limit, Searcher, SearchInfo
@@ -37,7 +38,7 @@ class Options:
     elo: int = 2000
 
 
-def format_info(info: SearchInfo, multipv: int | None = None) -> str:
+def format_info(info: SearchInfo[Move], multipv: int | None = None) -> str:
     """An ``info`` line: depth, seldepth, score, nodes, nps, time, pv."""
     parts = [f"info depth {info.depth} seldepth {info.seldepth}"]
     if multipv is not None:
@@ -236,7 +237,7 @@ class UciEngine:
     def _think(self, board: Board, limit: Limit) -> None:
         level = self._level()
         multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
-        last: list[SearchInfo] = []
+        last: list[SearchInfo[Move]] = []
         try:
             for infos in self._iterate(board, limit, multipv):
                 last = infos
@@ -253,7 +254,9 @@ class UciEngine:
             ponder = f" ponder {last[0].pv[1].uci()}"
         self.send(f"bestmove {move.uci()}{ponder}")
 
-    def _iterate(self, board: Board, limit: Limit, multipv: int) -> Iterable[list[SearchInfo]]:
+    def _iterate(
+        self, board: Board, limit: Limit, multipv: int
+    ) -> Iterable[list[SearchInfo[Move]]]:
         if multipv <= 1:
             for info in self.searcher.search(board, limit, armed=True):
                 yield [info]

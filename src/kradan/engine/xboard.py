@@ -15,6 +15,7 @@ from typing import TextIO
 from .. import __version__
 from ..board import Board
 from ..errors import KradanError
+from ..move import Move
 from ..variants import find_variant, variant_names
 from .search import Limit, Searcher, SearchInfo
 from .serve import serve
@@ -207,7 +208,7 @@ class XBoardEngine:
         self._thread.start()
 
     def _search(self, board: Board, limit: Limit) -> None:
-        last: SearchInfo | None = None
+        last: SearchInfo[Move] | None = None
         for info in self.searcher.search(board, limit, armed=True):
             last = info
             if self.post:
