@@ -166,3 +166,19 @@ def test_a_match_game_of_alquerque_ends_by_the_rules() -> None:
     assert record.termination in ("captured all", "immobilised")
     assert '[Variant "alquerque-bell"]' in record.pgn
     assert record.pgn.startswith("[Event") and "1. " in record.pgn
+
+
+@pytest.mark.parametrize("variant", ["alquerque", "alquerque-bell"])
+def test_fast_games_never_play_an_illegal_move(searcher: AlquerqueSearcher, variant: str) -> None:
+    """Engine against itself at a few hundred nodes a move, from random openings, to the end of
+    the game by the rules; push() rejects illegal moves."""
+    rng = random.Random(variant)
+    for _ in range(25):
+        board = Board(variant=variant)
+        for _ in range(2):
+            board.push(rng.choice(list(board.legal_moves)))
+        while board.outcome() is None and len(board.move_stack) < 400:
+            result = searcher.best_move(board, Limit(nodes=300))
+            assert result.move is not None
+            board.push(result.move)
+        assert board.outcome() is not None, board.text()
