@@ -23,7 +23,7 @@ def test_handshake_lists_every_variant() -> None:
     session.send("uci")
     assert session.lines[0].startswith("id name kradan")
     variant_line = next(line for line in session.lines if "UCI_Variant" in line)
-    for name in ("makruk", "cambodian", "karouk", "sittuyin"):
+    for name in ("makruk", "cambodian", "karouk", "sittuyin", "alquerque", "alquerque-bell"):
         assert f"var {name}" in variant_line
     assert session.lines[-1] == "uciok"
     session.send("isready")
@@ -53,6 +53,28 @@ def test_variant_option_and_fen() -> None:
     )
     assert session.wait_for("bestmove") == "bestmove h2a2"
     assert any("score mate 1" in line for line in session.lines)
+
+
+def test_alquerque_over_uci() -> None:
+    """Alquerque through the same protocol: its position text after ``position fen``, moves as
+    the points visited, ``go perft``, MultiPV, and bad moves reported without ending."""
+    session = new_session()
+    session.send(
+        "setoption name UCI_Variant value alquerque",
+        "position fen 5/5/1p3/5/P1P2 w - 0 1",
+        "setoption name MultiPV value 2",
+        "go depth 4",
+    )
+    assert session.wait_for("bestmove") == "bestmove c1b2 ponder b3b1"
+    assert any("multipv 1 score mate 2" in line for line in session.lines)
+    assert any("multipv 2 " in line for line in session.lines)
+    session.send("setoption name UCI_Variant value alquerque-bell", "position startpos moves c2c3")
+    session.send("go perft 2")
+    assert session.lines[-1] == "Nodes searched: 1"  # the capture is compulsory: c4xc2, c1xc3
+    session.send("position startpos moves c2c2")
+    assert "invalid Alquerque move" in session.lines[-1] or "illegal" in session.lines[-1]
+    session.send("isready")
+    assert session.lines[-1] == "readyok"
 
 
 def test_stop_ends_an_infinite_search() -> None:

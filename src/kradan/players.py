@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import random
 import shlex
-from collections.abc import Iterator
 from typing import Any, Protocol
 
 from . import alquerque
 from .board import Board
-from .engine.alquerque import AlquerqueSearcher
 from .engine.client import EngineError, PlayResult, UciClient, XBoardClient
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
-from .engine.search import Limit, Searcher, SearchInfo, SearchResult
+from .engine.search import Limit, SearchInfo
+from .engine.searchers import GameSearch, Searchers
 from .errors import KradanError
-from .games import AnyBoard, is_alquerque, new_board
+from .games import AnyBoard, new_board
 
 
 class PlayerSpecError(KradanError, ValueError):
@@ -37,18 +36,6 @@ class Player(Protocol):
     def new_game(self) -> None: ...
 
     def close(self) -> None: ...
-
-
-class GameSearch(Protocol):
-    """What :class:`Searcher` and :class:`AlquerqueSearcher` share (each takes its own boards)."""
-
-    def best_move(self, board: Any, limit: Limit | None = None) -> SearchResult[Any]: ...
-
-    def search_multipv(
-        self, board: Any, limit: Limit | None, lines: int
-    ) -> Iterator[list[SearchInfo[Any]]]: ...
-
-    def clear(self) -> None: ...
 
 
 class KradanPlayer:
@@ -67,23 +54,15 @@ class KradanPlayer:
         game: str | None = None,
     ) -> None:
         self.level = level
-        self.hash_mb = hash_mb
-        self.searcher = Searcher(hash_mb)
-        self._alquerque: AlquerqueSearcher | None = None
+        self.searchers = Searchers(hash_mb)
+        self.searcher = self.searchers.chess
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
-        board = new_board(game) if game else Board()
-        searcher = self.searcher_for(board)
-        searcher.best_move(board, Limit(depth=1))
-        list(searcher.search_multipv(board, Limit(depth=1), 2))
+        self.searchers.warm(new_board(game) if game else Board())
 
     def searcher_for(self, board: AnyBoard) -> GameSearch:
         """The search that plays ``board``'s game."""
-        if not is_alquerque(board):
-            return self.searcher
-        if self._alquerque is None:
-            self._alquerque = AlquerqueSearcher(self.hash_mb)
-        return self._alquerque
+        return self.searchers.for_board(board)
 
     def choose_move(self, board: AnyBoard, limit: Limit) -> PlayResult:
         searcher = self.searcher_for(board)
@@ -97,9 +76,7 @@ class KradanPlayer:
         return PlayResult(pick_move(board, lines, self.level, self.random))
 
     def new_game(self) -> None:
-        self.searcher.clear()
-        if self._alquerque is not None:
-            self._alquerque.clear()
+        self.searchers.clear()
 
     def close(self) -> None:
         pass

@@ -1,7 +1,9 @@
 """``kradan uci``: the engine over the Universal Chess Interface, as GUIs and match runners use it.
 
 Fairy-Stockfish's conventions for these games: ``setoption name UCI_Variant value makruk``
-(every chess-family game kradan knows), FEN and UCI move strings as in :mod:`kradan.notation`.
+(every game kradan knows), FEN and UCI move strings as in :mod:`kradan.notation`. Alquerque
+(``alquerque``, ``alquerque-bell``) takes its own position text after ``position fen`` and
+its moves as the points visited (``b3d3d5``, ``hc3,b2c3``), as :mod:`kradan.alquerque` writes.
 Besides the standard commands it answers ``go perft N`` and ``d`` (show the position). A
 malformed or unknown command is reported on an ``info string`` line; the engine never exits on
 bad input. The search runs in its own thread, so ``stop``, ``isready`` and ``quit`` are answered
@@ -14,15 +16,15 @@ import random
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from .. import __version__
 from ..board import Board
 from ..errors import KradanError
-from ..move import Move
-from ..variants import find_variant, variant_names
+from ..games import AnyBoard, canonical_name, game_names, new_board
 from .levels import MAX_LEVEL, level_limit, pick_move
-from .search import Limit, Searcher, SearchInfo
+from .search import Limit, SearchInfo
+from .searchers import Searchers
 from .serve import serve
 
 ENGINE_NAME = f"kradan {__version__}"
@@ -38,7 +40,7 @@ class Options:
     elo: int = 2000
 
 
-def format_info(info: SearchInfo[Move], multipv: int | None = None) -> str:
+def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
     """An ``info`` line: depth, seldepth, score, nodes, nps, time, pv."""
     parts = [f"info depth {info.depth} seldepth {info.seldepth}"]
     if multipv is not None:
@@ -56,8 +58,8 @@ class UciEngine:
     def __init__(self, write: Callable[[str], None]) -> None:
         self._write = write
         self.options = Options()
-        self.searcher = Searcher(self.options.hash_mb)
-        self.board = Board(variant=self.options.variant)
+        self.searchers = Searchers(self.options.hash_mb)
+        self.board: AnyBoard = Board(variant=self.options.variant)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._random = random.Random()
@@ -95,7 +97,7 @@ class UciEngine:
         self.send("option name Hash type spin default 16 min 1 max 4096")
         self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name MultiPV type spin default 1 min 1 max 64")
-        variants = " ".join(f"var {name}" for name in variant_names())
+        variants = " ".join(f"var {name}" for name in game_names())
         self.send(f"option name UCI_Variant type combo default makruk {variants}")
         self.send(f"option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
         self.send("option name UCI_LimitStrength type check default false")
@@ -107,8 +109,8 @@ class UciEngine:
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self._wait()
-        self.searcher.clear()
-        self.board = Board(variant=self.options.variant)
+        self.searchers.clear()
+        self.board = new_board(self.options.variant)
 
     def cmd_setoption(self, args: list[str]) -> None:
         text = " ".join(args)
@@ -120,14 +122,16 @@ class UciEngine:
         if name == "hash":
             self._wait()
             self.options.hash_mb = _int(value, 1, 4096)
-            self.searcher.resize(self.options.hash_mb)
+            self.searchers.resize(self.options.hash_mb)
         elif name == "threads":
             _int(value, 1, 1)
         elif name == "multipv":
             self.options.multipv = _int(value, 1, 64)
         elif name == "uci_variant":
-            self.options.variant = find_variant(value).name
-            self.board = Board(variant=self.options.variant)
+            self._wait()
+            self.options.variant = canonical_name(value)
+            self.board = new_board(self.options.variant)
+            self.searchers.warm(self.board)  # before the GUI's clock starts
         elif name == "skill level":
             self.options.level = _int(value, 1, MAX_LEVEL)
         elif name == "uci_limitstrength":
@@ -145,10 +149,11 @@ class UciEngine:
             setup, moves = args[:index], args[index + 1 :]
         else:
             setup, moves = args, []
+        board: AnyBoard
         if setup[0] == "startpos":
-            board = Board(variant=self.options.variant)
+            board = new_board(self.options.variant)
         elif setup[0] == "fen":
-            board = Board(" ".join(setup[1:]), variant=self.options.variant)
+            board = new_board(self.options.variant, " ".join(setup[1:]))
         else:
             raise ValueError(f"expected 'startpos' or 'fen', not {setup[0]!r}")
         for uci in moves:
@@ -167,19 +172,19 @@ class UciEngine:
             return
         limit = self._limit(args)
         board = self.board.copy()
-        self.searcher.arm()
+        self.searchers.for_board(board).arm()
         self._thread = threading.Thread(target=self._think, args=(board, limit), daemon=True)
         self._thread.start()
 
     def cmd_stop(self, args: list[str]) -> None:
-        self.searcher.stop()
+        self.searchers.stop()
         self._wait()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
         pass  # pondering is not supported; the search simply goes on
 
     def cmd_quit(self, args: list[str]) -> bool:
-        self.searcher.stop()
+        self.searchers.stop()
         self._wait()
         return False
 
@@ -234,10 +239,10 @@ class UciEngine:
             )
         return self.options.level
 
-    def _think(self, board: Board, limit: Limit) -> None:
+    def _think(self, board: AnyBoard, limit: Limit) -> None:
         level = self._level()
         multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
-        last: list[SearchInfo[Move]] = []
+        last: list[SearchInfo[Any]] = []
         try:
             for infos in self._iterate(board, limit, multipv):
                 last = infos
@@ -255,17 +260,18 @@ class UciEngine:
         self.send(f"bestmove {move.uci()}{ponder}")
 
     def _iterate(
-        self, board: Board, limit: Limit, multipv: int
-    ) -> Iterable[list[SearchInfo[Move]]]:
+        self, board: AnyBoard, limit: Limit, multipv: int
+    ) -> Iterable[list[SearchInfo[Any]]]:
+        searcher = self.searchers.for_board(board)
         if multipv <= 1:
-            for info in self.searcher.search(board, limit, armed=True):
+            for info in searcher.search(board, limit, armed=True):
                 yield [info]
             return
-        yield from self.searcher.search_multipv(board, limit, multipv, armed=True)
+        yield from searcher.search_multipv(board, limit, multipv, armed=True)
 
     def shutdown(self) -> None:
         """Stop any search and wait for it (the input has ended)."""
-        self.searcher.stop()
+        self.searchers.stop()
         self._wait()
 
     def _wait(self) -> None:
