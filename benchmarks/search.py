@@ -4,6 +4,8 @@ searching the same positions to the same depth in the same run.
     python benchmarks/search.py                       # kradan only
     python benchmarks/search.py --vs /path/to/fairy-stockfish --depth 10
 
+Alquerque positions are searched 6 plies deeper (its tree is narrow) and have no peer column.
+
 The peer's figures are what it reports on its last ``info`` line (nodes, nps, time).
 """
 
@@ -17,8 +19,10 @@ from collections.abc import Iterator
 
 from _table import peak_memory_mb, print_table
 
-from kradan import Board
-from kradan.engine import Limit, Searcher
+from kradan import Board, alquerque
+from kradan.engine import Limit
+from kradan.engine.searchers import Searchers
+from kradan.games import new_board
 
 POSITIONS = [
     ("makruk", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"),
@@ -31,7 +35,10 @@ POSITIONS = [
     ("makruk", "middlegame 3", "2sm1nn1/4ks1r/5p2/3r2Pp/1PPP4/4PPP1/3S1S2/1N1KM1NR b - - 0 19"),
     ("cambodian", "start", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"),
     ("sittuyin", "middlegame", "1rr5/3k3s/f1ns1ppp/pp6/2p2PPP/PPPP2NN/S2R1S2/1KR1F3[] w - - 0 18"),
+    ("alquerque", "start", "ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1"),
+    ("alquerque-bell", "start", "ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1"),
 ]
+ALQUERQUE_EXTRA_DEPTH = 6  # Alquerque's tree is narrow: the same time buys deeper searches
 
 
 class UciPeer:
@@ -87,24 +94,30 @@ def main() -> int:
     parser.add_argument("--hash", type=int, default=64, help="hash table size in MB")
     args = parser.parse_args()
 
-    searcher = Searcher(args.hash)
-    searcher.best_move(Board(), Limit(depth=2))  # load the compiled search before timing
+    searchers = Searchers(args.hash)
+    searchers.warm(Board())  # load the compiled searches before timing
+    searchers.warm(alquerque.Board())
     peer = UciPeer(args.vs) if args.vs else None
     header = ["game", "position", "depth", "nodes", "seconds", "nodes/s", "best"]
     if peer:
         header += ["peer nodes", "peer s", "peer n/s", "n/s ratio"]
     rows = []
     for variant, name, fen in POSITIONS:
-        board = Board(fen, variant=variant)
+        board = new_board(variant, fen)
+        is_alquerque = alquerque.is_alquerque_name(variant)
+        depth = args.depth + ALQUERQUE_EXTRA_DEPTH if is_alquerque else args.depth
+        searcher = searchers.for_board(board)
         searcher.clear()
         start = time.perf_counter()
-        result = searcher.best_move(board, Limit(depth=args.depth))
+        result = searcher.best_move(board, Limit(depth=depth))
         seconds = time.perf_counter() - start
         assert result.info is not None and result.move is not None
         nodes = result.info.nodes
-        row = [variant, name, str(args.depth), f"{nodes:,}", f"{seconds:.2f}",
+        row = [variant, name, str(depth), f"{nodes:,}", f"{seconds:.2f}",
                f"{nodes / seconds / 1e6:.2f}M", result.move.uci()]  # fmt: skip
-        if peer:
+        if peer and is_alquerque:
+            row += ["-", "-", "-", "-"]  # no UCI engine but kradan plays Alquerque
+        elif peer:
             their_nodes, their_seconds = peer.search(variant, fen, args.depth)
             rate, their_rate = nodes / seconds, their_nodes / their_seconds
             row += [f"{their_nodes:,}", f"{their_seconds:.2f}", f"{their_rate / 1e6:.2f}M",
