@@ -158,3 +158,26 @@ def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
             assert result.move is not None
             board.push(result.move)
         assert board.outcome(claim_draw=True) is not None or len(board.move_stack) >= 300
+
+
+def _static(fen: str) -> int:
+    from kradan.engine.evaluate import evaluate
+
+    board = Board(fen)
+    return int(evaluate(board._bbs, board._info))
+
+
+def test_mets_of_one_colour_cannot_mate() -> None:
+    """Two mets on squares of one colour never mate (RULES.md's insufficient material), so the
+    evaluation gives their extra material little weight; on both colours they can."""
+    same = _static("8/8/8/3k4/8/2M5/1M6/4K3 w - - 0 1")  # c3 and b2: one colour
+    both = _static("8/8/8/3k4/8/2M5/2M5/4K3 w - - 0 1")  # c3 and c2: both colours
+    assert same < 150 < both
+
+
+def test_a_winning_side_drives_the_king_to_the_edge() -> None:
+    """Far ahead against pieces only, the evaluation prefers the weaker king on the edge: more
+    than the endgame king table alone (which gives this pair of positions 24 centipawns)."""
+    centre = _static("8/8/8/3k4/3m4/8/8/R2MK3 w - - 0 1")
+    edge = _static("3k4/8/8/8/3m4/8/8/R2MK3 w - - 0 1")
+    assert edge - centre >= 40

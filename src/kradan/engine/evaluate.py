@@ -33,6 +33,7 @@ jit = numba.njit(cache=True)
 #: centipawn values by kernel piece type: pawn, knight, khon, met, rook, king
 VALUES = np.array([100, 320, 290, 220, 520, 0], dtype=np.int64)
 TEMPO = 10
+WINNING_MARGIN = 250  # centipawns ahead in an endgame that call for driving the king
 
 
 def _centre_bonus(scale: int) -> np.ndarray:
@@ -117,13 +118,20 @@ def _non_pawn_material(bbs: np.ndarray, color: int) -> int:
     return total
 
 
+ONE_COLOUR = np.uint64(0x55AA55AA55AA55AA)  # the squares of one colour (b1, a2, ...)
+
+
 @jit
 def _can_mate(bbs: np.ndarray, color: int) -> bool:
-    """Rough: a rook, a khon, two minor pieces, or a pawn that may still promote."""
+    """Rough: a rook, a khon, a pawn that may still promote, or two minor pieces, where mets
+    on squares of one colour count as one (they never reach the other squares)."""
     own = bbs[BB_COLOR + color]
     if bbs[BB_TYPE + ROOK] & own or bbs[BB_TYPE + KHON] & own or bbs[BB_TYPE + PAWN] & own:
         return True
-    return popcount((bbs[BB_TYPE + KNIGHT] | bbs[BB_TYPE + MET]) & own) >= 2
+    mets = bbs[BB_TYPE + MET] & own
+    minors = popcount(bbs[BB_TYPE + KNIGHT] & own)
+    minors += (1 if mets & ONE_COLOUR else 0) + (1 if mets & ~ONE_COLOUR else 0)
+    return minors >= 2
 
 
 @jit
@@ -142,6 +150,23 @@ def evaluate(bbs: np.ndarray, info: np.ndarray) -> int:
         ahead = sign * score > 0
         if ahead and not _can_mate(bbs, color) and info[I_HAND + color * PIECE_TYPE_NB + KING] == 0:
             score = score // 8  # extra material that cannot mate is worth little
+        if (
+            endgame
+            and sign * score >= WINNING_MARGIN
+            and popcount(theirs) > 1
+            and bbs[BB_TYPE + PAWN] & theirs == ZERO
+            and _can_mate(bbs, color)
+        ):
+            # far ahead against pieces only: the same drive, at half strength, so that the
+            # stronger side makes progress toward a mate before a count runs out
+            their_king = lsb(bbs[BB_TYPE + KING] & theirs)
+            our_king = lsb(bbs[BB_TYPE + KING] & own)
+            distance = max(abs((our_king & 7) - (their_king & 7)),
+                           abs((our_king >> 3) - (their_king >> 3)))  # fmt: skip
+            bonus = 10 * (3 - EDGE_DISTANCE[their_king]) + 6 * (
+                3 - min(CORNER_DISTANCE[their_king], 3)
+            )
+            score += sign * (bonus + 3 * (7 - distance))
         if ahead and popcount(theirs) == 1 and bbs[BB_TYPE + KING] & theirs:
             # mop-up: drive the lone king to the edge and into a corner (mets and khons mate
             # only there), and close in on it with the king and every piece
