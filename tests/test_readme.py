@@ -21,8 +21,9 @@ def test_readme_examples() -> None:
 def test_docstring_examples() -> None:
     import kradan
     import kradan.board
+    import kradan.pgn
     import kradan.variants
 
-    for module in (kradan, kradan.board, kradan.variants):
+    for module in (kradan, kradan.board, kradan.pgn, kradan.variants):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__

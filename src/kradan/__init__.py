@@ -21,6 +21,7 @@ from .errors import (
     InvalidMoveError,
     InvalidSetupError,
     InvalidSquareError,
+    PgnError,
     KradanError,
     VariantError,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidSetupError",
     "InvalidSquareError",
+    "PgnError",
     "KradanError",
     "LegalMoveGenerator",
     "Move",

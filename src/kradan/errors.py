@@ -43,6 +43,10 @@ class InvalidSquareError(KradanError, ValueError):
     """A square name such as ``'i9'`` that is not on the board."""
 
 
+class PgnError(KradanError, ValueError):
+    """PGN text that cannot be read: a bad header, an unknown or illegal move (strict mode)."""
+
+
 __all__ = [
     "AmbiguousMoveError",
     "CountingError",
@@ -52,5 +56,6 @@ __all__ = [
     "InvalidSetupError",
     "InvalidSquareError",
     "KradanError",
+    "PgnError",
     "VariantError",
 ]

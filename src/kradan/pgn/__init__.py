@@ -1,0 +1,85 @@
+"""PGN for every game kradan knows, in python-chess's shape.
+
+>>> import io
+>>> from kradan import pgn
+>>> game = pgn.read_game(io.StringIO('[Variant "makruk"]\\n\\n1. e4 d5 2. exd5 { open } *'))
+>>> game.headers["Variant"], [node.san() for node in game.mainline()]
+('makruk', ['e4', 'd5', 'exd5'])
+>>> game.end().comment
+'open'
+>>> print(game)
+[Result "*"]
+[Variant "makruk"]
+<BLANKLINE>
+1. e4 d5 2. exd5 {open} *
+
+Conventions, chosen so that kradan's own output reads back identically:
+
+* ``[Variant]`` names the game (any name or alias: ``makruk``, ``Makruk``, ``thai``,
+  ``alquerque-bell``); without it a game is Makruk (``default_variant``). ``[FEN]`` with
+  ``[SetUp "1"]`` gives the start (Alquerque: its position text). Rule options that differ from
+  the game's defaults travel in ``[VariantOptions "counting=declared sut_met=true"]``.
+* Counting declarations and stops are comment commands after the move they follow (or before
+  the first move): ``{[%count declare]}``, ``{[%count stop]}``; the older ``{declare count}``
+  is read too. Sittuyin setup drops are ordinary moves (``R@a1``).
+* Alquerque moves are ``c2-c3``, ``b3xd3xd5`` and, with a huff, ``hc3,b2-c3``.
+* ``[Result]`` and ``[Termination]`` (``checkmate``, ``counting limit``, ...) come from the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..games import AnyBoard
+from .moves import move_text, parse_move
+from .reader import read_game, read_headers, skip_game
+from .tree import (
+    SEVEN_TAGS,
+    SKIP,
+    ChildNode,
+    Game,
+    GameNode,
+    Headers,
+    ReadError,
+    options_text,
+    parse_options,
+)
+from .visitor import (
+    BaseVisitor,
+    FileExporter,
+    GameBuilder,
+    HeadersBuilder,
+    SkipVisitor,
+    StringExporter,
+)
+
+
+def game_text(board: AnyBoard, headers: Mapping[str, str] | None = None) -> str:
+    """The game that led to ``board`` as PGN text ending with a newline (see
+    :meth:`Game.from_board`)."""
+    return str(Game.from_board(board, headers)) + "\n"
+
+
+__all__ = [
+    "SEVEN_TAGS",
+    "SKIP",
+    "BaseVisitor",
+    "ChildNode",
+    "FileExporter",
+    "Game",
+    "GameBuilder",
+    "GameNode",
+    "Headers",
+    "HeadersBuilder",
+    "ReadError",
+    "SkipVisitor",
+    "StringExporter",
+    "game_text",
+    "move_text",
+    "options_text",
+    "parse_move",
+    "parse_options",
+    "read_game",
+    "read_headers",
+    "skip_game",
+]

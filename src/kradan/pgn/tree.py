@@ -1,0 +1,526 @@
+"""The game tree of a PGN game: headers, nodes with moves, comments, NAGs, variations and
+counting declarations, for every game kradan knows (the chess family and Alquerque)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import enum
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from .. import alquerque
+from ..alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
+from ..board import Board
+from ..counting import CountAction
+from ..errors import KradanError, PgnError
+from ..games import AnyBoard, canonical_name, is_alquerque, new_board
+from ..move import Move
+from ..variants import OPTIONS, find_variant
+
+if TYPE_CHECKING:
+    from .visitor import BaseVisitor
+
+AnyMove: TypeAlias = Move | alquerque.Move
+
+#: the Seven Tag Roster, always written first and in this order
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+DEFAULT_VARIANT = "makruk"
+#: the header that records rule options differing from the variant's defaults
+OPTIONS_TAG = "VariantOptions"
+COUNT_KINDS = ("declare", "stop")
+
+
+class Headers(MutableMapping[str, str]):
+    """PGN tag pairs: the Seven Tag Roster first, in its order, then the rest as added."""
+
+    def __init__(self, data: Mapping[str, str] | Iterable[tuple[str, str]] = (), **tags: str):
+        self._tags: dict[str, str] = {}
+        self.update(data, **tags)
+
+    @classmethod
+    def roster(cls) -> Headers:
+        """The Seven Tag Roster with unknown values (``?``) and today's date."""
+        headers = cls({tag: "?" for tag in SEVEN_TAGS})
+        headers["Date"] = dt.date.today().strftime("%Y.%m.%d")
+        headers["Result"] = "*"
+        return headers
+
+    def __getitem__(self, key: str) -> str:
+        return self._tags[key]
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"header {key!r} must be a string, not {value!r}")
+        self._tags[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._tags[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (tag for tag in SEVEN_TAGS if tag in self._tags)
+        yield from (tag for tag in self._tags if tag not in SEVEN_TAGS)
+
+    def __len__(self) -> int:
+        return len(self._tags)
+
+    def copy(self) -> Headers:
+        return Headers(self)
+
+    def __repr__(self) -> str:
+        return f"Headers({dict(self)!r})"
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
+
+
+def options_text(board: AnyBoard) -> str:
+    """The board's rule options that differ from its game's defaults, as ``key=value`` words
+    (the value of the ``[VariantOptions]`` header); empty for the defaults."""
+    variant = board.variant
+    if is_alquerque(board):
+        names: Iterable[str] = ALQUERQUE_OPTIONS
+        base: Any = alquerque.find_game(variant.name)
+    else:
+        names = OPTIONS
+        base = find_variant(variant.name)
+    words = []
+    for name in names:
+        value = getattr(variant, name)
+        if value != getattr(base, name):
+            words.append(f"{name}={_option_text(value)}")
+    return " ".join(words)
+
+
+def parse_options(text: str) -> dict[str, object]:
+    """``key=value`` words back into keyword options (``true``/``false``, whole numbers,
+    comma lists for the handicap squares, strings for the rest).
+
+    :raises PgnError: for a word without ``=``.
+    """
+    options: dict[str, object] = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise PgnError(f"bad [{OPTIONS_TAG}] word {word!r} in {text!r}: expected key=value")
+        if value in ("true", "false"):
+            options[key] = value == "true"
+        elif value.isdigit():
+            options[key] = int(value)
+        elif key == "takhen_rua":
+            options[key] = tuple(filter(None, value.split(",")))
+        else:
+            options[key] = value
+    return options
+
+
+def start_board(headers: Mapping[str, str], default_variant: str = DEFAULT_VARIANT) -> AnyBoard:
+    """The position a game with these headers starts from: ``[Variant]`` (any name or alias,
+    pychess.org's capitalised names too), ``[VariantOptions]``, and ``[FEN]``.
+
+    :raises PgnError: for an unknown variant, a bad option or a bad FEN, quoting the header.
+    """
+    name = headers.get("Variant", "").strip() or default_variant
+    if name.lower() in ("standard", "chess"):
+        raise PgnError(f"[Variant {name!r}] is international chess, which kradan does not play")
+    try:
+        options = parse_options(headers.get(OPTIONS_TAG, ""))
+        game = canonical_name(name)
+        fen = headers.get("FEN")
+        return new_board(game, fen.strip() if fen else None, **options)
+    except KradanError as error:
+        raise PgnError(f"cannot set up the game from its headers: {error}") from error
+
+
+class GameNode:
+    """A position in the game tree, reached by ``move`` from ``parent`` (none at the root).
+
+    ``comment`` follows the move; ``count_actions`` are counting declarations (``"declare"``)
+    and stops (``"stop"``) made in the position after the move, before the next one.
+    """
+
+    parent: GameNode | None
+    move: AnyMove | None
+
+    def __init__(self, *, comment: str = "") -> None:
+        self.variations: list[ChildNode] = []
+        self.comment = comment
+        self.starting_comment = ""
+        self.nags: set[int] = set()
+        self.count_actions: list[str] = []
+
+    # --- navigation -------------------------------------------------------------------------
+
+    def game(self) -> Game:
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        assert isinstance(node, Game)
+        return node
+
+    def path(self) -> list[GameNode]:
+        """The nodes from the root to this one, both included."""
+        nodes: list[GameNode] = []
+        node: GameNode | None = self
+        while node is not None:
+            nodes.append(node)
+            node = node.parent
+        nodes.reverse()
+        return nodes
+
+    def ply(self) -> int:
+        """Moves from the root to this node."""
+        return len(self.path()) - 1
+
+    def board(self) -> AnyBoard:
+        """The position at this node, with the moves and count actions that led to it."""
+        nodes = self.path()
+        game = nodes[0]
+        assert isinstance(game, Game)
+        board = game.board()
+        for node in nodes[1:]:
+            assert node.move is not None
+            board.push(node.move)  # type: ignore[arg-type]
+            apply_count_actions(board, node.count_actions)
+        return board
+
+    def next(self) -> ChildNode | None:
+        """The main continuation, if any."""
+        return self.variations[0] if self.variations else None
+
+    def end(self) -> GameNode:
+        """The last node of the main line from here."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_end(self) -> bool:
+        return not self.variations
+
+    def mainline(self) -> Iterator[ChildNode]:
+        """The nodes of the main line after this one."""
+        node = self.next()
+        while node is not None:
+            yield node
+            node = node.next()
+
+    def mainline_moves(self) -> list[AnyMove]:
+        """The moves of the main line after this node."""
+        return [node.move for node in self.mainline() if node.move is not None]
+
+    def is_mainline(self) -> bool:
+        """Whether every step from the root to this node is a main continuation."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        """Whether this node is its parent's main continuation (the root is)."""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def variation(self, move: AnyMove | int) -> ChildNode:
+        """The continuation by ``move`` or the ``move``-th continuation.
+
+        :raises KeyError: when there is none.
+        """
+        for index, child in enumerate(self.variations):
+            if move == child.move or move == index:
+                return child
+        raise KeyError(move)
+
+    def has_variation(self, move: AnyMove) -> bool:
+        return any(child.move == move for child in self.variations)
+
+    # --- editing ------------------------------------------------------------------------------
+
+    def add_variation(
+        self, move: AnyMove, *, comment: str = "", starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> ChildNode:  # fmt: skip
+        """Add a continuation by ``move`` (checked for legality) and return its node.
+
+        :raises IllegalMoveError: when ``move`` is not legal here.
+        """
+        board = self.board()
+        if not board.is_legal(move):  # type: ignore[arg-type]
+            from ..errors import IllegalMoveError
+
+            text = move.uci()
+            where = board.fen() if isinstance(board, Board) else board.text()
+            raise IllegalMoveError(f"illegal move {text!r} in {where!r}")
+        return self._add_unchecked(move, comment, starting_comment, nags)
+
+    def _add_unchecked(
+        self, move: AnyMove, comment: str = "", starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> ChildNode:  # fmt: skip
+        node = ChildNode(self, move, comment=comment)
+        node.starting_comment = starting_comment
+        node.nags.update(nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: AnyMove, *, comment: str = "") -> ChildNode:
+        """Add ``move`` as the new main continuation."""
+        node = self.add_variation(move, comment=comment)
+        self.variations.remove(node)
+        self.variations.insert(0, node)
+        return node
+
+    def add_line(self, moves: Iterable[AnyMove]) -> GameNode:
+        """Add a line of moves (each a continuation of the one before) and return its end."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move)
+        return node
+
+    def promote_to_main(self, move: AnyMove) -> None:
+        """Make the continuation by ``move`` the main one."""
+        child = self.variation(move)
+        self.variations.remove(child)
+        self.variations.insert(0, child)
+
+    def remove_variation(self, move: AnyMove) -> None:
+        self.variations.remove(self.variation(move))
+
+    # --- visiting ----------------------------------------------------------------------------
+
+    def accept(self, visitor: BaseVisitor[Any]) -> Any:
+        """Walk this node's subtree (main line first, variations in brackets) for ``visitor``
+        and return its result."""
+        board = self.board()
+        self._accept_children(board, visitor)
+        return visitor.result()
+
+    def _accept_children(self, board: AnyBoard, visitor: BaseVisitor[Any]) -> None:
+        main = self.next()
+        while main is not None:
+            parent = main.parent
+            main._visit_move(board, visitor)
+            main._visit_after(visitor)
+            for side in parent.variations[1:]:
+                if visitor.begin_variation() is SKIP:
+                    continue
+                side._visit_move(board, visitor)
+                side._visit_after(visitor)
+                after = board.copy()
+                after.push(side.move)  # type: ignore[arg-type]
+                apply_count_actions(after, side.count_actions)
+                side._accept_children(after, visitor)
+                visitor.end_variation()
+            board.push(main.move)  # type: ignore[arg-type]
+            apply_count_actions(board, main.count_actions)
+            main = main.next()
+
+
+class ChildNode(GameNode):
+    """A node reached by a move."""
+
+    parent: GameNode
+    move: AnyMove
+
+    def __init__(self, parent: GameNode, move: AnyMove, *, comment: str = "") -> None:
+        super().__init__(comment=comment)
+        self.parent = parent
+        self.move = move
+
+    def san(self, notation: str = "san") -> str:
+        """The move as written in PGN (``notation``: ``san`` or ``thai`` for the chess family)."""
+        from .moves import move_text
+
+        return move_text(self.parent.board(), self.move, notation)
+
+    def uci(self) -> str:
+        return self.move.uci()
+
+    def _visit_move(self, board: AnyBoard, visitor: BaseVisitor[Any]) -> None:
+        if self.starting_comment:
+            visitor.visit_comment(self.starting_comment)
+        visitor.visit_move(board, self.move)
+
+    def _visit_after(self, visitor: BaseVisitor[Any]) -> None:
+        for nag in sorted(self.nags):
+            visitor.visit_nag(nag)
+        for kind in self.count_actions:
+            visitor.visit_count(kind)
+        if self.comment:
+            visitor.visit_comment(self.comment)
+
+    def __repr__(self) -> str:
+        return f"<ChildNode {self.move.uci()!r} at ply {self.ply()}>"
+
+
+class _Skip(enum.Enum):
+    SKIP = "skip"
+
+
+#: returned by visitor hooks to skip a variation or the rest of a game
+SKIP = _Skip.SKIP
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadError:
+    """A problem met while reading a game: where (move number and side, or ``None`` in the
+    headers), the offending text, and what is wrong."""
+
+    message: str
+    text: str = ""
+    move_number: int | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.move_number is not None:
+            where.append(f"move {self.move_number}")
+        prefix = f"{', '.join(where)}: " if where else ""
+        return f"{prefix}{self.message}"
+
+
+class Game(GameNode):
+    """A whole game: headers, the root position (from ``[Variant]``, ``[VariantOptions]`` and
+    ``[FEN]``), the move tree, and the errors collected while reading it."""
+
+    parent = None
+    move = None
+
+    def __init__(self, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.headers = Headers.roster() if headers is None else Headers(headers)
+        self.errors: list[ReadError] = []
+        self._start: tuple[tuple[tuple[str, str], ...], AnyBoard] | None = None
+
+    def board(self) -> AnyBoard:
+        """The start position (a fresh board each call).
+
+        :raises PgnError: when the headers do not describe a position.
+        """
+        key = tuple((tag, self.headers.get(tag, "")) for tag in ("Variant", OPTIONS_TAG, "FEN"))
+        if self._start is None or self._start[0] != key:
+            self._start = (key, start_board(self.headers))
+        board = self._start[1].copy()
+        apply_count_actions(board, self.count_actions)
+        return board
+
+    def setup(self, board: AnyBoard) -> None:
+        """Start the game from ``board``'s position (its history is ignored): sets
+        ``[Variant]``, ``[VariantOptions]`` and ``[FEN]``/``[SetUp]`` as needed."""
+        root = board.copy()
+        while root.move_stack:
+            root.pop()
+        self.headers["Variant"] = board.variant.name
+        options = options_text(board)
+        if options:
+            self.headers[OPTIONS_TAG] = options
+        else:
+            self.headers.pop(OPTIONS_TAG, None)
+        start = type(root)(variant=board.variant)  # type: ignore[arg-type]
+        position = position_text(root)
+        if position != position_text(start):
+            self.headers["SetUp"] = "1"
+            self.headers["FEN"] = position
+        else:
+            self.headers.pop("SetUp", None)
+            self.headers.pop("FEN", None)
+        self._start = None
+
+    @classmethod
+    def from_board(cls, board: AnyBoard, headers: Mapping[str, str] | None = None) -> Game:
+        """The game that led to ``board``: its moves and counting declarations as the main line,
+        ``[Result]`` and ``[Termination]`` from the board's outcome (draw claims included)."""
+        game = cls()
+        game.setup(board)
+        entries: list[AnyMove | CountAction] = list(board.move_stack)
+        node: GameNode = game
+        for entry in entries:
+            if isinstance(entry, CountAction):
+                node.count_actions.append(entry.kind)
+            else:
+                node = node._add_unchecked(entry)
+        outcome = board.outcome(claim_draw=True)
+        game.headers["Result"] = board.result(claim_draw=True)
+        if outcome is not None:
+            game.headers["Termination"] = outcome.termination.value
+        game.headers.update(headers or {})
+        return game
+
+    def accept(self, visitor: BaseVisitor[Any]) -> Any:
+        """Walk the whole game (headers, moves, result) for ``visitor``; return its result."""
+        if visitor.begin_game() is SKIP:
+            return visitor.result()
+        visitor.begin_headers()
+        for tag, value in self.headers.items():
+            visitor.visit_header(tag, value)
+        if visitor.end_headers() is not SKIP:
+            if self.variations or self.count_actions:
+                for kind in self.count_actions:
+                    visitor.visit_count(kind)
+                if self.comment:
+                    visitor.visit_comment(self.comment)
+                self._accept_children(self.board(), visitor)
+            elif self.comment:  # no moves: the headers need not describe a position
+                visitor.visit_comment(self.comment)
+        visitor.visit_result(self.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
+    def __str__(self) -> str:
+        from .visitor import StringExporter
+
+        return str(self.accept(StringExporter()))
+
+    def __repr__(self) -> str:
+        white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        return f"<Game {white!r} vs {black!r}, {self.headers.get('Variant', DEFAULT_VARIANT)}>"
+
+
+def position_text(board: AnyBoard) -> str:
+    """The FEN (chess family) or position text (Alquerque) of ``board``."""
+    return board.text() if isinstance(board, alquerque.Board) else board.fen()
+
+
+def apply_count_actions(board: AnyBoard, kinds: Iterable[str]) -> None:
+    """Declare or stop counts on ``board`` (each kind ``"declare"`` or ``"stop"``).
+
+    :raises PgnError: for an Alquerque board or an unknown kind; CountingError when the
+        counting rules forbid it.
+    """
+    for kind in kinds:
+        if not isinstance(board, Board):
+            raise PgnError(f"{board.variant.name} has no counting: cannot {kind} a count")
+        if kind == "declare":
+            board.declare_count()
+        elif kind == "stop":
+            board.stop_count()
+        else:
+            raise PgnError(f"unknown count action {kind!r}: expected 'declare' or 'stop'")
+
+
+__all__ = [
+    "SEVEN_TAGS",
+    "SKIP",
+    "AnyMove",
+    "ChildNode",
+    "Game",
+    "GameNode",
+    "Headers",
+    "ReadError",
+    "apply_count_actions",
+    "options_text",
+    "parse_options",
+    "position_text",
+    "start_board",
+]

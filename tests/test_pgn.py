@@ -1,0 +1,441 @@
+"""kradan.pgn: reading and writing games of every game, dialects, errors, visitors."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kradan import Board, PgnError, pgn
+from kradan.games import AnyBoard, new_board
+from kradan.pgn.tree import position_text
+
+GAMES = ["makruk", "cambodian", "karouk", "sittuyin", "alquerque", "alquerque-bell"]
+
+
+def _random_game(name: str, seed: int, plies: int = 80, **options: object) -> AnyBoard:
+    rng = random.Random(seed)
+    board = new_board(name, **options)
+    for _ in range(plies):
+        if board.is_game_over(claim_draw=True):
+            break
+        board.push(rng.choice(list(board.legal_moves)))  # type: ignore[arg-type]
+    return board
+
+
+def _read(text: str, **kwargs: object) -> pgn.Game:
+    game = pgn.read_game(io.StringIO(text), **kwargs)  # type: ignore[arg-type]
+    assert game is not None
+    return game
+
+
+def _positions(board: AnyBoard) -> list[str]:
+    replay = board.copy()
+    texts = []
+    while replay.move_stack:
+        texts.append(position_text(replay))
+        replay.pop()
+    texts.append(position_text(replay))
+    return texts[::-1]
+
+
+# --- round trips ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_generated_game_reads_back_identically(name: str) -> None:
+    board = _random_game(name, seed=GAMES.index(name))
+    text = pgn.game_text(board, {"White": "A", "Black": "B", "Event": 'the "cup"'})
+    game = _read(text)
+    assert game.errors == []
+    assert str(game) + "\n" == text
+    assert _positions(game.end().board()) == _positions(board)
+    assert game.headers["Result"] == board.result(claim_draw=True)
+    assert game.headers["Event"] == 'the "cup"'
+
+
+def _decorated_game(name: str, seed: int) -> pgn.Game:
+    """A game with variations, comments, NAGs and starting comments all over the tree."""
+    rng = random.Random(seed)
+    game = pgn.Game.from_board(_random_game(name, seed, plies=30))
+    for index, node in enumerate(list(game.mainline())):
+        if index % 4 == 1:
+            node.comment = f"note {index}"
+        if index % 5 == 2:
+            node.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 14]))
+        if index % 6 == 3:
+            board = node.parent.board()
+            others = [m for m in board.legal_moves if m != node.move]  # type: ignore[attr-defined]
+            if others:
+                side = node.parent.add_variation(rng.choice(others), starting_comment="or")
+                after = side.board()
+                if list(after.legal_moves):
+                    side.add_variation(rng.choice(list(after.legal_moves))).comment = "deep"
+    return game
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_variations_comments_and_nags_round_trip(name: str) -> None:
+    game = _decorated_game(name, seed=7)
+    text = str(game)
+    again = _read(text)
+    assert again.errors == []
+    assert str(again) == text
+
+    def shape(node: pgn.GameNode) -> list[object]:
+        return [
+            (child.uci(), child.comment, child.starting_comment, sorted(child.nags), shape(child))
+            for child in node.variations
+        ]
+
+    assert shape(again) == shape(game)
+    assert "(" in text and "{or}" in text
+
+
+def test_counting_declarations_and_stops_round_trip() -> None:
+    """RULES.md 2.6.4: declared counts are recorded in the game and replayed on reading."""
+    board = Board("8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1", counting="declared")
+    board.push_san("Rd4")
+    board.declare_count()  # Black, with a lone met left, starts board's honour
+    board.push_san("Ke5")
+    board.push_san("Rd1")
+    board.stop_count()
+    board.push(next(iter(board.legal_moves)))
+    text = pgn.game_text(board)
+    assert "[%count declare]" in text and "[%count stop]" in text
+    assert "counting=declared" in text
+    game = _read(text)
+    assert game.errors == []
+    end = game.end().board()
+    assert isinstance(end, Board)
+    assert [str(e) for e in end.move_stack] == [str(e) for e in board.move_stack]
+    assert end.counting_state() == board.counting_state()
+    assert str(game) + "\n" == text
+
+
+def test_the_older_count_comment_is_read() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1"]\n\n1. Rd4 {declare count} 1... Ke5 *'
+    )
+    game = _read(text)
+    assert game.errors == []
+    assert game.next() is not None and game.next().count_actions == ["declare"]  # type: ignore[union-attr]
+
+
+def test_a_count_the_rules_forbid_is_an_error_with_its_place() -> None:
+    game = _read(
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n\n1. e4 {[%count declare]} *'
+    )
+    assert len(game.errors) == 1
+    assert game.errors[0].move_number == 1
+    assert "count" in game.errors[0].message
+
+
+def test_sittuyin_setup_drops_round_trip() -> None:
+    board = _random_game("sittuyin", seed=3, plies=40)
+    drops = [m for m in board.move_stack if getattr(m, "drop", None) is not None]
+    assert len(drops) == 16  # eight pieces each; the pawns stand from the start
+    text = pgn.game_text(board)
+    assert "R@" in text
+    game = _read(text)
+    assert _positions(game.end().board()) == _positions(board)
+
+
+def test_options_travel_in_a_header() -> None:
+    board = Board(
+        variant="makruk", sut_met=True, takhen_rua=("a1", "h1"), stalemate="stalemater_loses"
+    )
+    board.push_san("e4")
+    game = pgn.Game.from_board(board)
+    words = game.headers["VariantOptions"].split()
+    assert "sut_met=true" in words and "takhen_rua=a1,h1" in words and len(words) == 3
+    again = _read(str(game))
+    assert again.board().variant == board.variant
+    assert again.end().board() == board
+
+
+def test_thai_san_is_written_and_read_on_request() -> None:
+    board = _random_game("makruk", seed=11, plies=24)
+    game = pgn.Game.from_board(board)
+    thai = game.accept(pgn.StringExporter(notation="thai"))
+    assert any("\u0e00" <= char <= "\u0e7f" for char in thai)
+    again = _read(thai)
+    assert again.errors == []
+    assert again.end().board() == board
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GAMES), seed=st.integers(0, 10**6), plies=st.integers(0, 120))
+def test_any_game_written_and_read_back_gives_the_same_positions_and_result(
+    name: str, seed: int, plies: int
+) -> None:
+    board = _random_game(name, seed, plies)
+    game = _read(pgn.game_text(board))
+    assert game.errors == []
+    end = game.end().board()
+    assert _positions(end) == _positions(board)
+    assert end.result(claim_draw=True) == board.result(claim_draw=True) == game.headers["Result"]
+
+
+# --- dialects -------------------------------------------------------------------------------------
+
+PYCHESS_MAKRUK = """[Event "Casual game"]
+[Site "https://www.pychess.org/AbCdEfGh"]
+[Date "2024.03.05"]
+[Round "-"]
+[White "somchai"]
+[Black "Fairy-Stockfish"]
+[Result "*"]
+[TimeControl "300+3"]
+[WhiteElo "1612"]
+[BlackElo "1700"]
+[Variant "Makruk"]
+[FEN "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"]
+[SetUp "1"]
+
+1. a4 {[%clk 0:05:00]} a5 {[%clk 0:05:00]} 2. Nd2 {[%clk 0:05:01]} f5 {[%clk 0:05:02]}
+3. f4 Nf6 4. Sc2 Sc7 5. Ngf3 Me7 6. e4 c5 7. Se2 Nc6 8. Mf2 fxe4 9. dxe4 e5 10. Me3 Sf7 *
+"""
+
+PYCHESS_CAMBODIAN = """[Event "Rated game"]
+[Site "https://www.pychess.org/Xy12Zw34"]
+[Date "2024.06.01"]
+[Round "-"]
+[White "dara"]
+[Black "sokha"]
+[Result "*"]
+[Variant "Cambodian"]
+[FEN "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"]
+[SetUp "1"]
+
+1. e4 Sc7 2. Kb2 a5 3. e5 d5 4. Ka2 a4 5. Sd2 f5 6. Ne2 Nf6 7. Nd4 Me7 8. bxa4 h5 *
+"""
+
+PYCHESS_SITTUYIN = """[Event "Casual game"]
+[Site "https://www.pychess.org/Mm00Nn11"]
+[Date "2024.01.20"]
+[Round "-"]
+[White "aung"]
+[Black "min"]
+[Result "*"]
+[Variant "Sittuyin"]
+[FEN "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1"]
+[SetUp "1"]
+
+1. S@d2 F@e7 2. K@e1 N@c8 3. F@a1 N@f8 4. N@b1 S@d8 5. S@g2 R@b8 6. N@a2 K@b7 7. R@d1 S@c6
+8. R@f1 R@h8 9. Fb2 Ka8 10. Ke2 Ka7 11. Fa1 f5 *
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "plies"),
+    [(PYCHESS_MAKRUK, "makruk", 20), (PYCHESS_CAMBODIAN, "cambodian", 16),
+     (PYCHESS_SITTUYIN, "sittuyin", 22)],
+)  # fmt: skip
+def test_pychess_org_games_are_read(text: str, variant: str, plies: int) -> None:
+    game = _read(text)
+    assert game.errors == []
+    assert game.board().variant.name == variant
+    assert len(game.mainline_moves()) == plies
+    if variant == "makruk":
+        assert game.headers["WhiteElo"] == "1612"
+        assert game.next().comment == "[%clk 0:05:00]"  # type: ignore[union-attr]
+
+
+CUTECHESS_SITTUYIN = """[Event "?"]
+[Site "?"]
+[Date "2025.02.02"]
+[Round "1"]
+[White "engine-a"]
+[Black "engine-b"]
+[Result "*"]
+[FEN "1r2rs2/k6n/1n1f1pRP/pPpP3P/P1pps3/2SP1R2/4K2S/7N[] w - - 0 35"]
+[PlyCount "1"]
+[SetUp "1"]
+[TimeControl "40/60"]
+[Variant "sittuyin"]
+
+35. c6=F {+0.52/9 0.31s} *
+"""
+
+
+def test_cutechess_short_sittuyin_promotion_is_read() -> None:
+    """cutechess writes a diagonal promotion by its target alone (``c6=F``); Fairy-Stockfish
+    and kradan write ``d5c6=F``. Both read as the pawn's move d5-c6 with promotion."""
+    game = _read(CUTECHESS_SITTUYIN)
+    assert game.errors == []
+    node = game.next()
+    assert node is not None and node.uci() == "d5c6f"
+    assert node.san() == "d5c6=F"
+    assert node.comment == "+0.52/9 0.31s"
+
+
+def test_an_ambiguous_short_promotion_is_an_error() -> None:
+    fen = "3s3k/1P6/6f1/2pP4/2P3K1/2R5/r7/3S4[] w - - 1 84"  # b7 and d5 may both promote on c6
+    game = _read(f'[Variant "sittuyin"]\n[FEN "{fen}"]\n\n84. c6=F *')
+    assert [(e.text, e.move_number) for e in game.errors] == [("c6=F", 84)]
+    assert game.mainline_moves() == []
+
+
+def test_uci_strings_and_long_algebraic_are_read() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e3e4 d6-d5 2. Nb1-d2 *')
+    assert game.errors == []
+    assert [n.san() for n in game.mainline()] == ["e4", "d5", "Nd2"]
+
+
+def test_alquerque_huffs_are_written_without_spaces() -> None:
+    board = new_board("alquerque", capture_rule="huff")
+    rng = random.Random(4)
+    for _ in range(60):
+        moves = list(board.legal_moves)
+        huffs = [m for m in moves if m.huff is not None]
+        if huffs:
+            board.push(huffs[0])
+            break
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    else:
+        pytest.fail("no huff came up")
+    text = pgn.game_text(board)
+    assert re.search(r"\bh[a-e][1-5],[a-e][1-5][-x]", text)
+    game = _read(text)
+    assert game.errors == []
+    assert game.end().board().text() == board.text()  # type: ignore[union-attr]
+
+
+# --- lenient reading and errors -----------------------------------------------------------------
+
+
+def test_an_illegal_move_is_collected_with_its_place_and_the_line_goes_on() -> None:
+    text = '[Variant "makruk"]\n\n1. e4 d5 (1... Ke5 2. d4) 2. exd5 Qh4 3. Nd2 *'
+    game = _read(text)
+    assert [(e.text, e.move_number) for e in game.errors] == [("Ke5", 1), ("Qh4", 2)]
+    assert game.errors[0].line == 3
+    assert [n.san() for n in game.mainline()] == ["e4", "d5", "exd5"]
+    assert game.next().next().variations[1:] == []  # type: ignore[union-attr]
+
+
+def test_strict_reading_raises_at_the_first_problem() -> None:
+    with pytest.raises(PgnError, match="Qh4") as caught:
+        _read('[Variant "makruk"]\n\n1. e4 Qh4 *', strict=True)
+    assert "move 1" in str(caught.value)
+
+
+def test_bad_headers_are_errors_that_quote_the_text() -> None:
+    game = _read('[Variant "makruk"]\n[Broken tag\n\n1. e4 *')
+    assert "[Broken tag" in game.errors[0].message
+    assert game.mainline_moves()
+    unknown = _read('[Variant "shogi"]\n\n1. e4 *')
+    assert "'shogi'" in unknown.errors[0].message and unknown.mainline_moves() == []
+    chess = _read('[Variant "Standard"]\n\n1. e4 *')
+    assert "chess" in chess.errors[0].message
+    fen = _read('[Variant "makruk"]\n[FEN "not a fen"]\n\n1. e4 *')
+    assert "not a fen" in fen.errors[0].message
+
+
+def test_stray_brackets_and_unclosed_variations_are_reported() -> None:
+    game = _read('[Variant "makruk"]\n\n( 1. e4 ) d5 ) 1. e4 (1. d4 *')
+    messages = " ".join(e.message for e in game.errors)
+    assert "follow a move" in messages and "closes no variation" in messages
+    assert "not closed" in messages
+
+
+def test_several_games_in_one_file_and_a_missing_result() -> None:
+    one = pgn.game_text(_random_game("makruk", 1, 10), {"Round": "1"})
+    two = pgn.game_text(_random_game("cambodian", 2, 10), {"Round": "2"})
+    no_result = '[Round "0"]\n[Variant "makruk"]\n1. e4 d5\n'  # the next header follows at once
+    handle = io.StringIO(no_result + one + "\n" + two)
+    rounds = []
+    while (game := pgn.read_game(handle)) is not None:
+        rounds.append(game.headers["Round"])
+    assert rounds == ["0", "1", "2"]
+    assert pgn.read_game(handle) is None
+
+
+def test_read_headers_and_skip_game_stream_a_file() -> None:
+    text = "\n".join(
+        pgn.game_text(_random_game("makruk", seed, 12), {"Round": str(seed)}) for seed in range(5)
+    )
+    handle = io.StringIO(text)
+    assert pgn.skip_game(handle)
+    headers = pgn.read_headers(handle)
+    assert headers is not None and headers["Round"] == "1"
+    rest = []
+    while (h := pgn.read_headers(handle)) is not None:
+        rest.append(h["Round"])
+    assert rest == ["2", "3", "4"]
+    assert not pgn.skip_game(handle)
+
+
+def test_a_visitor_streams_without_building_trees() -> None:
+    class MoveCounter(pgn.BaseVisitor[int]):
+        def begin_game(self) -> None:
+            self.moves = 0
+
+        def visit_move(self, board: object, move: object) -> None:
+            self.moves += 1
+
+        def begin_variation(self) -> object:
+            return pgn.SKIP
+
+        def result(self) -> int:
+            return self.moves
+
+    game = _decorated_game("makruk", seed=3)
+    count = pgn.read_game(io.StringIO(str(game)), Visitor=MoveCounter)
+    assert count == len(game.mainline_moves())
+
+
+def test_suffix_annotations_become_nags_and_comments_span_lines() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4! d5?! {a long\ncomment} 2. exd5 $14 *')
+    first = game.next()
+    assert first is not None and first.nags == {1}
+    second = first.next()
+    assert second is not None and second.nags == {6} and second.comment == "a long\ncomment"
+    assert second.next().nags == {14}  # type: ignore[union-attr]
+
+
+def test_game_node_editing_checks_legality() -> None:
+    from kradan import IllegalMoveError, Move
+
+    game = pgn.Game()
+    node = game.add_variation(Move.from_uci("e3e4"))
+    with pytest.raises(IllegalMoveError, match="e3e4"):
+        node.add_variation(Move.from_uci("e3e4"))
+    node.add_variation(Move.from_uci("d6d5"))
+    game.add_main_variation(Move.from_uci("d3d4"))
+    assert game.next().uci() == "d3d4"  # type: ignore[union-attr]
+    game.promote_to_main(Move.from_uci("e3e4"))
+    assert game.mainline_moves() == [Move.from_uci("e3e4"), Move.from_uci("d6d5")]
+    assert game.end().ply() == 2 and game.end().is_mainline()
+
+
+_JUNK = '{}()[]"$;%\n 1.e4x=@!?\\*-/abcdefgh12345678KMSNRF'
+_VALID = pgn.game_text(_random_game("makruk", 5, 30)) + "\n" + str(_decorated_game("sittuyin", 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_broken_pgn_never_crashes_the_reader(data: st.DataObject) -> None:
+    """Fuzz: cut, repeat and garble a valid file; reading collects errors and never raises."""
+    text = _VALID
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 40)))
+        junk = data.draw(
+            st.text(alphabet='{}()[]"$;%\n 1.e4x=@!?\\*-/abcdefgh12345678KMSNRF', max_size=8)
+        )
+        text = text[:i] + junk + text[j:]
+    handle = io.StringIO(text)
+    for _ in range(20):
+        game = pgn.read_game(handle)
+        if game is None:
+            break
+        assert isinstance(game, pgn.Game)
+        str(game)  # what was read can always be written
