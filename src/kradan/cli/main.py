@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import match, perft, play, uci, xboard
+from . import match, perft, play, show, uci, xboard
 
 EXIT_BAD_INPUT = 2
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_parser(commands)
     xboard.add_parser(commands)
     play.add_parser(commands)
+    show.add_parser(commands)
     return parser
 
 

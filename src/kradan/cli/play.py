@@ -77,38 +77,9 @@ class TerminalGame:
     # --- drawing ----------------------------------------------------------------------------------
 
     def render(self) -> str:
-        from ..move import Move
-
         if self.alquerque:
             return render_alquerque(self.board, self.flipped)
-        rows = []
-        ranks = range(8) if self.flipped else range(7, -1, -1)
-        files = range(7, -1, -1) if self.flipped else range(8)
-        moves = [entry for entry in self.board.move_stack if isinstance(entry, Move)]
-        last = moves[-1] if moves else None
-        for rank in ranks:
-            cells = []
-            for file in files:
-                square = rank * 8 + file
-                piece = self.board.piece_at(square)
-                text = f" {piece.symbol() if piece else '.'} "
-                if self.colour:
-                    background = _LIGHT if (rank + file) % 2 else _DARK
-                    if last is not None and square in (last.from_square, last.to_square):
-                        background = "\033[48;5;143m"
-                    fg = _WHITE_PIECE if piece and piece.color else _BLACK_PIECE
-                    text = f"{background}{fg}{text}{_RESET}"
-                cells.append(text)
-            rows.append(f"{rank + 1} " + "".join(cells))
-        rows.append("  " + "".join(f" {'abcdefgh'[f]} " for f in files))
-        state = self.board.counting_state()
-        status = [f"{'White' if self.board.turn else 'Black'} to move"]
-        if self.board.is_check():
-            status.append("check")
-        if state is not None:
-            status.append(str(state))
-        rows.append("  " + "; ".join(status))
-        return "\n".join(rows)
+        return render_chess(self.board, self.flipped, self.colour)
 
     # --- the loop ---------------------------------------------------------------------------------
 
@@ -234,6 +205,41 @@ class TerminalGame:
         return None
 
 
+def render_chess(board: Any, flipped: bool = False, colour: bool = True) -> str:
+    """A chess-family board as text, from White's side (Black's when ``flipped``), with ANSI
+    colours when ``colour``: the last move's squares marked, and a status line."""
+    from ..move import Move
+
+    rows = []
+    ranks = range(8) if flipped else range(7, -1, -1)
+    files = range(7, -1, -1) if flipped else range(8)
+    moves = [entry for entry in board.move_stack if isinstance(entry, Move)]
+    last = moves[-1] if moves else None
+    for rank in ranks:
+        cells = []
+        for file in files:
+            square = rank * 8 + file
+            piece = board.piece_at(square)
+            text = f" {piece.symbol() if piece else '.'} "
+            if colour:
+                background = _LIGHT if (rank + file) % 2 else _DARK
+                if last is not None and square in (last.from_square, last.to_square):
+                    background = "\033[48;5;143m"
+                fg = _WHITE_PIECE if piece and piece.color else _BLACK_PIECE
+                text = f"{background}{fg}{text}{_RESET}"
+            cells.append(text)
+        rows.append(f"{rank + 1} " + "".join(cells))
+    rows.append("  " + "".join(f" {'abcdefgh'[f]} " for f in files))
+    state = board.counting_state()
+    status = [f"{'White' if board.turn else 'Black'} to move"]
+    if board.is_check():
+        status.append("check")
+    if state is not None:
+        status.append(str(state))
+    rows.append("  " + "; ".join(status))
+    return "\n".join(rows)
+
+
 def render_alquerque(board: Any, flipped: bool = False) -> str:
     """The 25 points and the lines between them, White's men ``P`` and kings ``K``, Black's
     ``p`` and ``k``; ``flipped`` turns the board around (Black's view)."""
@@ -273,4 +279,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["HELP", "TerminalGame", "add_parser", "render_alquerque", "run"]
+__all__ = ["HELP", "TerminalGame", "add_parser", "render_alquerque", "render_chess", "run"]

@@ -1,0 +1,119 @@
+"""``kradan show [POSITION]``: a position as a text board, an SVG picture or a PNG picture."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .. import alquerque
+from .._core.warmup import announce_compilation
+from ..games import AnyBoard, game_names, new_board
+
+EXIT_BAD_INPUT = 2
+
+EXAMPLES = """examples:
+  kradan show                                   Makruk's start position in the terminal
+  kradan show 'rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1' --svg e4.svg
+  kradan show --variant sittuyin --png setup.png --flip --thai
+  kradan show --variant alquerque 'ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1' --svg board.svg"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "show",
+        help="show a position as a text board, or save it as an SVG or PNG picture",
+        description="Show POSITION (a FEN, or an Alquerque position text with --variant\n"
+        "alquerque or alquerque-bell; the variant's start position when left out) in the\n"
+        "terminal, or draw it with kradan's own pieces as an SVG or PNG file.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "position",
+        nargs="*",
+        metavar="POSITION",
+        help="a FEN or Alquerque position text; quote it, or give its fields as separate words",
+    )
+    parser.add_argument(
+        "--variant",
+        default="makruk",
+        help=f"the game ({', '.join(game_names())}; default makruk)",
+    )
+    parser.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
+    parser.add_argument(
+        "--png", metavar="FILE", help="write a PNG picture to FILE (needs kradan[png])"
+    )
+    parser.add_argument("--flip", action="store_true", help="Black's view: a1 at the top right")
+    parser.add_argument(
+        "--thai", action="store_true", help="Thai letters and numerals as coordinates (pictures)"
+    )
+    parser.add_argument(
+        "--no-coordinates", action="store_true", help="pictures without coordinates"
+    )
+    parser.add_argument(
+        "--size", type=int, default=400, metavar="PIXELS", help="picture width (default 400)"
+    )
+    parser.set_defaults(run=run)
+
+
+def load_position(text: str | None, variant: str) -> AnyBoard:
+    """The board of ``variant`` at ``text`` (a FEN, or an Alquerque position text); the
+    variant's start position when ``text`` is ``None`` or blank.
+
+    :raises VariantError: for an unknown variant;
+    :raises InvalidFenError: for a position that cannot be read.
+    """
+    if text is not None and not text.strip():
+        text = None
+    return new_board(variant, None if text is None else " ".join(text.split()))
+
+
+def text_board(board: AnyBoard, *, flipped: bool = False, colour: bool = False) -> str:
+    """The terminal picture of ``board`` (as ``kradan play`` draws it), with the pieces in hand
+    during Sittuyin's setup."""
+    from .play import render_alquerque, render_chess
+
+    if isinstance(board, alquerque.Board):
+        return render_alquerque(board, flipped)
+    lines = [render_chess(board, flipped, colour)]
+    for color, side in ((True, "White"), (False, "Black")):
+        hand = board.hand(color)
+        if hand:
+            from ..pieces import Piece
+
+            letters = " ".join(
+                f"{Piece(kind, color).symbol()}x{count}" for kind, count in hand.items()
+            )
+            lines.append(f"  {side} in hand: {letters}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import svg
+
+    announce_compilation()
+    board = load_position(" ".join(args.position) if args.position else None, args.variant)
+    if not args.svg and not args.png:
+        print(text_board(board, flipped=args.flip, colour=sys.stdout.isatty()))
+        return 0
+    picture = svg.board(
+        board,
+        size=args.size,
+        flipped=args.flip,
+        labels="thai" if args.thai else "latin",
+        coordinates=not args.no_coordinates,
+    )
+    try:
+        if args.svg:
+            with open(args.svg, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(picture)
+        if args.png:
+            svg.to_png(picture, args.png)
+    except OSError as error:
+        print(f"kradan: error: cannot write the picture: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+__all__ = ["add_parser", "load_position", "run", "text_board"]
