@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from os import PathLike
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from .. import alquerque as _alquerque
 from ..board import Board
 from ..errors import KradanError
+from ..move import Move
 from ..pieces import Piece
 from . import alquerque as _alquerque_svg
 from . import chess as _chess_svg
@@ -41,7 +42,8 @@ from ._common import (
 )
 from .pieces import piece_definition, piece_id
 
-LastMove = object  # a Move, a (from, to) pair, None (the board's last move) or False (none)
+#: a move to mark: a Move, a (from, to) pair, None (the board's last move) or False (none)
+LastMove: TypeAlias = Move | _alquerque.Move | tuple[SquareLike, SquareLike] | Literal[False] | None
 
 
 class PngUnavailableError(KradanError, ImportError):
@@ -119,6 +121,7 @@ __all__ = [
     "DEFAULT_COLORS",
     "Arrow",
     "InvalidSvgOptionError",
+    "LastMove",
     "PngUnavailableError",
     "board",
     "piece",
