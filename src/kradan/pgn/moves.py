@@ -12,13 +12,15 @@ move is written ``hc3,b2-c3`` (the huffed point, a comma, the move). UCI strings
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from .. import alquerque
+from .._core import layout as L
 from ..board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..games import AnyBoard
 from ..move import Move
-from ..pieces import PAWN, PIECE_SYMBOLS
+from ..pieces import PAWN, PIECE_SYMBOLS, PieceType
 from ..variants import PromotionRule
 from .tree import AnyMove
 
@@ -44,41 +46,55 @@ def move_text(board: AnyBoard, move: AnyMove, notation: str = "san") -> str:
     return board.san(move, notation)
 
 
+@cache
+def _letter_types(piece_types: tuple[PieceType, ...]) -> dict[str, PieceType]:
+    return {PIECE_SYMBOLS[t].upper(): t for t in piece_types}
+
+
 def _fast_san(board: Board, text: str) -> Move | None:
     """The move plain SAN ``text`` names when exactly one legal move fits, else ``None`` (the
-    full parser then decides, with its leniency and its error messages)."""
+    full parser then decides, with its leniency and its error messages). Works on the kernel's
+    move codes, so that reading long files is quick."""
     match = _FAST_SAN.fullmatch(text)
     if match is None:
         return None
     letter, file, rank, target, promo = match.groups()
-    variant = board.variant
-    types = {PIECE_SYMBOLS[t].upper(): t for t in variant.piece_types}
+    piece_types = board.variant.piece_types
+    types = _letter_types(piece_types)
     wanted = PAWN if letter in ("", "P") else types.get(letter)
     if wanted is None:
         return None
-    to_square = (int(target[1]) - 1) * 8 + "abcdefgh".index(target[0])
+    to_square = (ord(target[1]) - 49) * 8 + ord(target[0]) - 97
     promotion = types.get(promo) if promo else None
     if promo and promotion is None:
         return None
-    promotion_optional = variant.promotion is PromotionRule.ON_ENTRY and not promo
-    found: Move | None = None
-    for move in board._legal_move_list():
-        if move.to_square != to_square or move.drop is not None or move.pawn_step is not None:
+    promotion_optional = board.variant.promotion is PromotionRule.ON_ENTRY and not promo
+    want_file = ord(file) - 97 if file else -1
+    want_rank = ord(rank) - 49 if rank else -1
+    squares = board._info[L.I_BOARD : L.I_BOARD + 64].tolist()
+    found = -1
+    for code in board._legal_codes():
+        if code & L.MOVE_TO_MASK != to_square:
             continue
-        frm = move.from_square
-        if move.from_square == to_square:
+        kind = (code >> L.MOVE_KIND_SHIFT) & L.MOVE_KIND_MASK
+        if kind == L.KIND_DROP or kind == L.KIND_SUTRA:
+            continue
+        frm = (code >> L.MOVE_FROM_SHIFT) & L.MOVE_TO_MASK
+        if frm == to_square:
             continue  # an in-place promotion: the full parser reads those
-        if (file and "abcdefgh"[frm & 7] != file) or (rank and str((frm >> 3) + 1) != rank):
+        if (want_file >= 0 and frm & 7 != want_file) or (want_rank >= 0 and frm >> 3 != want_rank):
             continue
-        if move.promotion != promotion and not promotion_optional:
+        promotes = kind == L.KIND_PROMOTION or kind == L.KIND_PIECE_PROMOTION
+        if not promotion_optional:
+            promoted = piece_types[(code >> L.MOVE_PIECE_SHIFT) & L.MOVE_PIECE_MASK]
+            if (promoted if promotes else None) != promotion:
+                continue
+        if piece_types[(squares[frm] & 7) - 1] != wanted:
             continue
-        piece = board.piece_at(frm)
-        if piece is None or piece.piece_type != wanted:
-            continue
-        if found is not None:
+        if found >= 0:
             return None
-        found = move
-    return found
+        found = code
+    return board._codec.decode(found) if found >= 0 else None
 
 
 def parse_move(board: AnyBoard, text: str) -> AnyMove:
