@@ -21,8 +21,8 @@ from .errors import (
     InvalidMoveError,
     InvalidSetupError,
     InvalidSquareError,
-    PgnError,
     KradanError,
+    PgnError,
     VariantError,
 )
 from .move import Move
@@ -82,11 +82,11 @@ __all__ = [
     "InvalidMoveError",
     "InvalidSetupError",
     "InvalidSquareError",
-    "PgnError",
     "KradanError",
     "LegalMoveGenerator",
     "Move",
     "Outcome",
+    "PgnError",
     "Piece",
     "PieceType",
     "Square",
