@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import match, perft, play, show, uci, xboard
+from . import convert, match, perft, play, show, uci, validate, xboard
 
 EXIT_BAD_INPUT = 2
 
@@ -27,6 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     xboard.add_parser(commands)
     play.add_parser(commands)
     show.add_parser(commands)
+    convert.add_parser(commands)
+    validate.add_parser(commands)
     return parser
 
 
@@ -42,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KradanError as error:
         print(f"kradan: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # the reader of our output went away (``kradan convert ... | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("kradan: interrupted", file=sys.stderr)
         return 130

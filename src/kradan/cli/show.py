@@ -16,7 +16,8 @@ EXAMPLES = """examples:
   kradan show                                   Makruk's start position in the terminal
   kradan show 'rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1' --svg e4.svg
   kradan show --variant sittuyin --png setup.png --flip --thai
-  kradan show --variant alquerque 'ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1' --svg board.svg"""
+  kradan show --variant alquerque 'ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1' --svg board.svg
+  kradan show games.pgn --game 3 --ply 20 --svg move10.svg  a position of a saved game"""
 
 
 def add_parser(commands: Any) -> None:
@@ -33,7 +34,8 @@ def add_parser(commands: Any) -> None:
         "position",
         nargs="*",
         metavar="POSITION",
-        help="a FEN or Alquerque position text; quote it, or give its fields as separate words",
+        help="a FEN or Alquerque position text (quote it, or give its fields as separate words),"
+        " or a PGN file",
     )
     parser.add_argument(
         "--variant",
@@ -54,19 +56,53 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--size", type=int, default=400, metavar="PIXELS", help="picture width (default 400)"
     )
+    parser.add_argument(
+        "--game", type=int, default=1, metavar="N", help="with a PGN file: its N-th game"
+    )
+    parser.add_argument(
+        "--ply", type=int, metavar="N", help="with a PGN file: the position after N plies"
+    )
     parser.set_defaults(run=run)
 
 
-def load_position(text: str | None, variant: str) -> AnyBoard:
+def load_position(
+    text: str | None, variant: str, *, game: int = 1, ply: int | None = None
+) -> AnyBoard:
     """The board of ``variant`` at ``text`` (a FEN, or an Alquerque position text); the
-    variant's start position when ``text`` is ``None`` or blank.
+    variant's start position when ``text`` is ``None`` or blank. When ``text`` names a PGN file,
+    the position after ``ply`` plies (default: the end of the main line) of its ``game``-th game.
 
     :raises VariantError: for an unknown variant;
-    :raises InvalidFenError: for a position that cannot be read.
+    :raises InvalidFenError: for a position that cannot be read;
+    :raises PgnError: for a game that is not in the file or a ply beyond its end.
     """
     if text is not None and not text.strip():
         text = None
+    if text is not None and text.strip().lower().endswith(".pgn"):
+        return _pgn_position(text.strip(), variant, game, ply)
     return new_board(variant, None if text is None else " ".join(text.split()))
+
+
+def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyBoard:
+    from .. import pgn
+    from ..errors import PgnError
+
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for _ in range(number - 1):
+                if not pgn.skip_game(handle):
+                    break
+            game = pgn.read_game(handle, default_variant=variant)
+    except OSError as error:
+        raise PgnError(f"cannot read {path!r}: {error.strerror}") from error
+    if game is None:
+        raise PgnError(f"{path!r} has no game {number}")
+    nodes = [game, *game.mainline()]
+    if ply is None:
+        return nodes[-1].board()
+    if not 0 <= ply < len(nodes):
+        raise PgnError(f"game {number} of {path!r} has {len(nodes) - 1} plies, not {ply}")
+    return nodes[ply].board()
 
 
 def text_board(board: AnyBoard, *, flipped: bool = False, colour: bool = False) -> str:
@@ -93,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     from .. import svg
 
     announce_compilation()
-    board = load_position(" ".join(args.position) if args.position else None, args.variant)
+    text = " ".join(args.position) if args.position else None
+    board = load_position(text, args.variant, game=args.game, ply=args.ply)
     if not args.svg and not args.png:
         print(text_board(board, flipped=args.flip, colour=sys.stdout.isatty()))
         return 0

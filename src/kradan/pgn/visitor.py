@@ -259,8 +259,12 @@ class StringExporter(BaseVisitor[str]):
             self._tokens.append(f"{number}.")
         elif self._force_number:
             self._tokens.append(f"{number}...")
-        self._tokens.append(move_text(board, move, self.notation))
+        self._tokens.append(self.move_token(board, move))
         self._force_number = False
+
+    def move_token(self, board: AnyBoard, move: AnyMove) -> str:
+        """How a move is written (override for another dialect)."""
+        return move_text(board, move, self.notation)
 
     def visit_result(self, result: str) -> None:
         self._flush_commands()

@@ -1,0 +1,174 @@
+"""``kradan convert``: games between PGN, position (FEN) lists and UCI move lines; SAN and Thai
+SAN; kradan's, pychess.org's and cutechess's PGN."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from .. import pgn
+from .._core.warmup import announce_compilation
+from ..errors import PgnError
+from ..pgn import formats
+from .progress import TrackedReader
+
+EXIT_PROBLEMS = 1
+EXIT_BAD_INPUT = 2
+FORMATS = ("pgn", "fen", "uci")
+
+EXAMPLES = """examples:
+  kradan convert games.pgn --to fen -o positions.fen     every position of every game
+  kradan convert positions.fen --to pgn                  the moves that link them, as PGN
+  kradan convert moves.uci --variant cambodian --to pgn  'startpos moves e3e4 ...' lines
+  kradan convert games.pgn --notation thai               the same games in Thai SAN
+  kradan convert games.pgn --dialect pychess -o for-pychess.pgn
+
+formats:
+  pgn  PGN games (any dialect is read)
+  fen  positions one per line, a blank line between games (the start position first)
+  uci  one game per line: 'startpos moves ...', 'fen <FEN> moves ...' or moves alone"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "convert",
+        help="convert games between PGN, FEN lists and UCI lines, SAN and Thai SAN, dialects",
+        description="Read games from INPUT and write them to OUTPUT (standard output by default)\n"
+        "in another format, notation or PGN dialect.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input", metavar="INPUT", help="the input file ('-' for standard input)")
+    parser.add_argument("-o", "--output", metavar="OUTPUT", help="the output file")
+    parser.add_argument(
+        "--from", dest="source", choices=["auto", *FORMATS], default="auto",
+        help="the input format (default: from the extension or the text)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--to", dest="target", choices=FORMATS, default="pgn", help="the output format (pgn)"
+    )
+    parser.add_argument(
+        "--variant", default="makruk",
+        help="the game of FEN and UCI input, and of PGN without [Variant] (makruk)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--notation", choices=["san", "thai"], default="san", help="PGN move notation (san)"
+    )
+    parser.add_argument(
+        "--dialect", choices=formats.DIALECTS, default="kradan",
+        help="PGN output for kradan, pychess.org or cutechess",
+    )  # fmt: skip
+    parser.add_argument(
+        "--strict", action="store_true",
+        help="stop at the first problem in PGN input instead of skipping it",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def _detect(path: str, first_line: str) -> str:
+    extension = os.path.splitext(path)[1].lower()
+    if extension == ".pgn":
+        return "pgn"
+    if extension in (".fen", ".epd"):
+        return "fen"
+    if extension == ".uci":
+        return "uci"
+    line = first_line.strip()
+    if line.startswith("[") or line[:1].isdigit() or line.startswith("{"):
+        return "pgn"
+    if line.split()[:1] in (["startpos"], ["fen"], ["position"], ["moves"]):
+        return "uci"
+    return "fen" if "/" in line else "uci"
+
+
+def _blocks(handle: TextIO) -> Iterator[list[str]]:
+    block: list[str] = []
+    for line in iter(handle.readline, ""):
+        if line.strip():
+            block.append(line.strip())
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _games(handle: TextIO, source: str, args: argparse.Namespace) -> Iterator[pgn.Game]:
+    if source == "pgn":
+        number = 0
+        while (game := pgn.read_game(handle, strict=args.strict,
+                                     default_variant=args.variant)) is not None:  # fmt: skip
+            number += 1
+            for error in game.errors:
+                line = f"line {error.line}, " if error.line else ""
+                print(f"kradan: game {number}, {line}{error.message} (skipped)", file=sys.stderr)
+            yield game
+    elif source == "fen":
+        for block in _blocks(handle):
+            yield formats.game_from_positions(block, args.variant)
+    else:
+        for block in _blocks(handle):
+            for line in block:
+                yield formats.game_from_uci(line, args.variant)
+
+
+def run(args: argparse.Namespace) -> int:
+    announce_compilation()
+    try:
+        handle = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8-sig")  # noqa: SIM115
+    except OSError as error:
+        print(f"kradan: error: cannot read {args.input!r}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    size = os.fstat(handle.fileno()).st_size if handle is not sys.stdin else 0
+    reader = TrackedReader(handle, size, "bytes converted")
+    first = handle.readline()
+    source = args.source if args.source != "auto" else _detect(args.input, first)
+    if handle is sys.stdin:
+        stream: Any = _Prepend(first, handle)
+    else:
+        handle.seek(0)
+        stream = reader
+    try:
+        out = open(args.output, "w", encoding="utf-8", newline="\n") if args.output else sys.stdout  # noqa: SIM115
+    except OSError as error:
+        print(f"kradan: error: cannot write {args.output!r}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        separator = "\n" if args.target == "uci" else "\n\n"
+        for game in _games(stream, source, args):
+            out.write(_render(game, args) + separator)
+    except PgnError as error:
+        print(f"kradan: error: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    finally:
+        reader.close()
+        if out is not sys.stdout:
+            out.close()
+        if handle is not sys.stdin:
+            handle.close()
+    return 0
+
+
+def _render(game: pgn.Game, args: argparse.Namespace) -> str:
+    if args.target == "fen":
+        return "\n".join(formats.positions(game))
+    if args.target == "uci":
+        return formats.uci_line(game)
+    return next(iter(formats.export([game], dialect=args.dialect, notation=args.notation)))
+
+
+class _Prepend:
+    """Standard input with its first line, already read for format detection, put back."""
+
+    def __init__(self, first: str, handle: TextIO) -> None:
+        self.first: str | None = first
+        self.handle = handle
+
+    def readline(self) -> str:
+        if self.first is not None:
+            line, self.first = self.first, None
+            return line
+        return self.handle.readline()

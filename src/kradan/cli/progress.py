@@ -1,0 +1,53 @@
+"""A progress bar on standard error for long commands (shown only on a terminal)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+def bar(done: int, total: int, width: int = 30) -> str:
+    """``[#####.....] done/total``."""
+    filled = width * min(done, total) // max(total, 1)
+    return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total}"
+
+
+class Progress:
+    """Redraws one line on ``stream`` (standard error) as work advances; silent when the stream
+    is not a terminal unless ``force`` is set."""
+
+    def __init__(self, total: int, unit: str, *, stream: TextIO | None = None, force: bool = False):
+        self.total = total
+        self.unit = unit
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = force or self.stream.isatty()
+        self._shown = -1
+
+    def update(self, done: int, note: str = "") -> None:
+        percent = 100 * done // max(self.total, 1)
+        if not self.enabled or percent == self._shown:
+            return
+        self._shown = percent
+        print(f"\r{bar(done, self.total)} {self.unit} {note}", end="", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.enabled and self._shown >= 0:
+            print(file=self.stream, flush=True)
+
+
+class TrackedReader:
+    """A text handle that reports how far reading has gone (for files read line by line)."""
+
+    def __init__(self, handle: TextIO, total: int, unit: str = "read") -> None:
+        self.handle = handle
+        self.done = 0
+        self.progress = Progress(total, unit)
+
+    def readline(self) -> str:
+        line = self.handle.readline()
+        self.done += len(line.encode("utf-8", "replace")) if not line.isascii() else len(line)
+        self.progress.update(self.done)
+        return line
+
+    def close(self) -> None:
+        self.progress.close()

@@ -1,0 +1,71 @@
+"""``kradan validate FILE.pgn``: read every game and report every problem with its place."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from .. import pgn
+from .._core.warmup import announce_compilation
+from .progress import TrackedReader
+
+EXIT_PROBLEMS = 1
+EXIT_BAD_INPUT = 2
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "validate",
+        help="check every move of a PGN file and report each problem with its place",
+        description="Read every game of FILE (PGN, any game kradan knows) and report each bad\n"
+        "header and each illegal, ambiguous or unreadable move with its line, game and move\n"
+        "number. Exit status 0 when all is well, 1 when problems were found.",
+        epilog="example:\n  kradan validate games.pgn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE.pgn", help="the PGN file ('-' for standard input)")
+    parser.add_argument(
+        "--variant", default="makruk", help="the game of games without [Variant] (default makruk)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    announce_compilation()
+    try:
+        handle = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8-sig")  # noqa: SIM115
+    except OSError as error:
+        print(f"kradan: error: cannot read {args.file!r}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    size = os.fstat(handle.fileno()).st_size if args.file != "-" else 0
+    reader = TrackedReader(handle, size, "bytes checked")
+    games = moves = problems = bad_games = 0
+    try:
+        while True:
+            try:
+                game = pgn.read_game(reader, default_variant=args.variant)  # type: ignore[arg-type]
+            except UnicodeDecodeError as error:
+                print(f"{args.file}: not UTF-8 text: {error}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            if game is None:
+                break
+            games += 1
+            moves += len(game.mainline_moves())
+            if game.errors:
+                bad_games += 1
+            white, black = game.headers.get("White", "?"), game.headers.get("Black", "?")
+            for error in game.errors:
+                problems += 1
+                where = f"{args.file}:{error.line}" if error.line else args.file
+                move = f", move {error.move_number}" if error.move_number is not None else ""
+                print(f"{where}: game {games} ({white} - {black}){move}: {error.message}")
+    finally:
+        reader.close()
+        if handle is not sys.stdin:
+            handle.close()
+    summary = f"{games} games, {moves} main-line moves: "
+    summary += f"{problems} problems in {bad_games} games" if problems else "no problems"
+    print(summary)
+    return EXIT_PROBLEMS if problems else 0
