@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from .._core.warmup import announce_compilation
+from .progress import bar
 
 
 def add_parser(commands: Any) -> None:
@@ -29,11 +30,6 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _bar(done: int, total: int, width: int = 30) -> str:
-    filled = width * done // max(total, 1)
-    return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total}"
-
-
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
     from ..games import canonical_name
@@ -53,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if handle is not None:
             handle.write(record.pgn + "\n")
             handle.flush()
-        print(f"\r{_bar(done, len(games))} last: {record.result} ({record.termination})",
+        print(f"\r{bar(done, len(games))} last: {record.result} ({record.termination})",
               end="", file=sys.stderr, flush=True)  # fmt: skip
 
     try:

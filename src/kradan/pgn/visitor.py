@@ -279,11 +279,26 @@ class StringExporter(BaseVisitor[str]):
         parts.append(body)
         self._lines.append("\n\n".join(parts))
 
-    def _wrap(self) -> str:
-        if self.columns is None:
-            return " ".join(self._tokens)
-        lines, line = [], ""
+    def _glued(self) -> list[str]:
+        """Tokens with brackets joined to their neighbours: ``(1... Nd7)``."""
+        words: list[str] = []
+        opening = ""
         for token in self._tokens:
+            if token == "(":
+                opening += "("
+            elif token == ")" and words:
+                words[-1] += ")"
+            else:
+                words.append(opening + token)
+                opening = ""
+        return words
+
+    def _wrap(self) -> str:
+        words = self._glued()
+        if self.columns is None:
+            return " ".join(words)
+        lines, line = [], ""
+        for token in words:
             if line and len(line) + 1 + len(token) > self.columns:
                 lines.append(line)
                 line = token
