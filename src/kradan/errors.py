@@ -43,6 +43,10 @@ class InvalidSquareError(KradanError, ValueError):
     """A square name such as ``'i9'`` that is not on the board."""
 
 
+class InputFileError(KradanError, ValueError):
+    """A file named on the command line that cannot be opened or read."""
+
+
 class PgnError(KradanError, ValueError):
     """PGN text that cannot be read: a bad header, an unknown or illegal move (strict mode)."""
 
@@ -51,6 +55,7 @@ __all__ = [
     "AmbiguousMoveError",
     "CountingError",
     "IllegalMoveError",
+    "InputFileError",
     "InvalidFenError",
     "InvalidMoveError",
     "InvalidSetupError",

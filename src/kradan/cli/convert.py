@@ -13,7 +13,7 @@ from .. import pgn
 from .._core.warmup import announce_compilation
 from ..errors import PgnError
 from ..pgn import formats
-from .progress import TrackedReader
+from .progress import open_input
 
 EXIT_PROBLEMS = 1
 EXIT_BAD_INPUT = 2
@@ -117,13 +117,7 @@ def _games(handle: TextIO, source: str, args: argparse.Namespace) -> Iterator[pg
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    try:
-        handle = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8-sig")  # noqa: SIM115
-    except OSError as error:
-        print(f"kradan: error: cannot read {args.input!r}: {error.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    size = os.fstat(handle.fileno()).st_size if handle is not sys.stdin else 0
-    reader = TrackedReader(handle, size, "bytes converted")
+    handle, reader = open_input(args.input, "bytes converted")
     first = handle.readline()
     source = args.source if args.source != "auto" else _detect(args.input, first)
     if handle is sys.stdin:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TextIO
+
+from ..errors import InputFileError
 
 
 def bar(done: int, total: int, width: int = 30) -> str:
@@ -51,3 +54,16 @@ class TrackedReader:
 
     def close(self) -> None:
         self.progress.close()
+
+
+def open_input(path: str, unit: str) -> tuple[TextIO, TrackedReader]:
+    """The text file at ``path`` (``-``: standard input) and a reader of it that shows progress.
+
+    :raises InputFileError: when the file cannot be opened.
+    """
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8-sig")  # noqa: SIM115
+    except OSError as error:
+        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
+    size = os.fstat(handle.fileno()).st_size if handle is not sys.stdin else 0
+    return handle, TrackedReader(handle, size, unit)

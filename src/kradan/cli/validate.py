@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
 from .. import pgn
 from .._core.warmup import announce_compilation
-from .progress import TrackedReader
+from .progress import open_input
 
 EXIT_PROBLEMS = 1
 EXIT_BAD_INPUT = 2
@@ -34,13 +33,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    try:
-        handle = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8-sig")  # noqa: SIM115
-    except OSError as error:
-        print(f"kradan: error: cannot read {args.file!r}: {error.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    size = os.fstat(handle.fileno()).st_size if args.file != "-" else 0
-    reader = TrackedReader(handle, size, "bytes checked")
+    handle, reader = open_input(args.file, "bytes checked")
     games = moves = problems = bad_games = 0
     try:
         while True:
