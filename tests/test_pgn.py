@@ -439,3 +439,39 @@ def test_broken_pgn_never_crashes_the_reader(data: st.DataObject) -> None:
             break
         assert isinstance(game, pgn.Game)
         str(game)  # what was read can always be written
+
+
+def _ended(kind: str) -> AnyBoard:
+    if kind == "checkmate":
+        board = Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+        board.push_san("Ra8#")
+    elif kind == "resignation":
+        board = Board()
+        board.push_san("e4")
+        board.resign(False)
+    elif kind == "agreement":
+        board = Board(variant="cambodian")
+        board.agree_draw()
+    elif kind == "insufficient material":
+        board = Board("8/8/4k3/8/3n4/8/3K4/8 w - - 0 1")
+    elif kind == "first check":
+        board = Board("4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1", variant="karouk")
+        board.push_san("Ra8+")
+    else:
+        board = new_board("alquerque-bell", "5/5/5/1p3/P4 w - 0 1")  # type: ignore[assignment]
+        board.push(next(m for m in board.legal_moves if m.is_capture))  # type: ignore[arg-type]
+    return board
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["checkmate", "resignation", "agreement", "insufficient material", "first check",
+     "captured all"],
+)  # fmt: skip
+def test_results_by_every_kind_of_ending_are_written_with_their_termination(kind: str) -> None:
+    board = _ended(kind)
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None and outcome.termination.value == kind
+    game = _read(pgn.game_text(board))
+    assert game.headers["Result"] == board.result(claim_draw=True) != "*"
+    assert game.headers["Termination"] == kind
