@@ -475,3 +475,17 @@ def test_results_by_every_kind_of_ending_are_written_with_their_termination(kind
     game = _read(pgn.game_text(board))
     assert game.headers["Result"] == board.result(claim_draw=True) != "*"
     assert game.headers["Termination"] == kind
+
+
+def test_a_game_without_moves_before_the_next_one() -> None:
+    handle = io.StringIO('[Round "1"]\n\n[Round "2"]\n[Variant "makruk"]\n\n1. e4 *\n')
+    first, second = pgn.read_game(handle), pgn.read_game(handle)
+    assert first is not None and first.errors == [] and first.mainline_moves() == []
+    assert second is not None and second.headers["Round"] == "2"
+    assert len(second.mainline_moves()) == 1
+
+
+def test_a_count_command_where_no_count_can_go_stays_a_comment() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 ({[%count declare]} 1. d4) *')
+    side = game.variations[1]
+    assert side.starting_comment == "[%count declare]" and side.count_actions == []

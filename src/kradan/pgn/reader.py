@@ -121,11 +121,12 @@ class _Reader:
             return
         text = text.strip()
         kinds = _COUNT_COMMAND.findall(text)
-        if kinds:
-            text = _COUNT_COMMAND.sub("", text).strip()
-        elif _LEGACY_COUNT.fullmatch(text):
-            kinds, text = [_LEGACY_COUNT.fullmatch(text).group(1)], ""  # type: ignore[union-attr]
+        legacy = _LEGACY_COUNT.fullmatch(text)
+        if legacy and not kinds:
+            kinds = [legacy.group(1)]
+        # a count follows a move (or opens the game); elsewhere the text stays a plain comment
         if kinds and self.boards and (self.moved[-1] or self.depth == 0):
+            text = "" if legacy else _COUNT_COMMAND.sub("", text).strip()
             for kind in kinds:
                 try:
                     apply_count_actions(self.boards[-1], [kind])
@@ -259,8 +260,8 @@ def _movetext(reader: _Reader, lines: _Lines, line: str | None) -> str | None:
                 return None
             line = lines.next()
             continue
-        if started and line.lstrip().startswith("[") and _HEADER.fullmatch(line):
-            lines.push_back(line)
+        if line.lstrip().startswith("[") and _HEADER.fullmatch(line):
+            lines.push_back(line)  # the next game's headers: this game has ended
             return None
         started = True
         position = 0
