@@ -118,3 +118,18 @@ def test_alquerque_in_the_terminal() -> None:
     assert result == "*"
     assert [m.uci() for m in session.board.move_stack][:1] == ["d3c3"]
     assert len(session.board.move_stack) == 2
+
+
+def test_the_game_is_saved_as_pgn() -> None:
+    import io
+
+    from kradan import pgn
+
+    session, _, result = game(["e4", "resign"])
+    text = session.pgn()
+    saved = pgn.read_game(io.StringIO(text))
+    assert saved is not None and saved.errors == []
+    assert saved.headers["White"] == "player" and saved.headers["Black"] == "kradan (level 3)"
+    assert saved.headers["Result"] == result == "0-1"
+    assert saved.headers["Termination"] == "resignation"
+    assert saved.mainline_moves() == session.board.move_stack

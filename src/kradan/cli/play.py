@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--counting", choices=["auto", "declared"], default="auto")
     parser.add_argument("--fen", help="start from this position")
     parser.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+    parser.add_argument("--pgn", metavar="FILE", help="add the game to this PGN file at the end")
     parser.set_defaults(run=run)
 
 
@@ -71,8 +73,17 @@ class TerminalGame:
         self.human = side == "white"
         self.flipped = not self.human
         level = max(1, min(MAX_LEVEL, args.level))
+        self.level = level
         self.engine = KradanPlayer(level, game=self.board.variant.name)
         self.seconds = args.time
+
+    def pgn(self) -> str:
+        """The game so far as PGN, the player and the engine named."""
+        from ..pgn import game_text
+
+        engine = f"kradan (level {self.level})"
+        white, black = ("player", engine) if self.human else (engine, "player")
+        return game_text(self.board, {"Event": "kradan play", "White": white, "Black": black})
 
     # --- drawing ----------------------------------------------------------------------------------
 
@@ -276,6 +287,16 @@ def run(args: argparse.Namespace) -> int:
     announce_compilation()
     game = TerminalGame(args)
     game.run()
+    if getattr(args, "pgn", None):
+        try:
+            with open(args.pgn, "a", encoding="utf-8") as handle:
+                handle.write(game.pgn() + "\n")
+        except OSError as error:
+            print(f"kradan: error: cannot save the game to {args.pgn!r}: {error.strerror}",
+                  file=sys.stderr)  # fmt: skip
+            print(game.pgn())
+            return 2
+        print(f"game saved to {args.pgn}")
     return 0
 
 
