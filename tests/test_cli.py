@@ -34,6 +34,14 @@ def test_perft_without_bulk(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["perft", "chess", "3"], "unknown variant 'chess'"),
         (["perft", "makruk", "3", "--fen", "8/8 w"], "invalid FEN '8/8 w'"),
+        (["show", "8/8 w"], "invalid FEN '8/8 w'"),
+        (["show", "--variant", "chess"], "unknown variant 'chess'"),
+        (["show", "--variant", "alquerque", "ppp w"], "invalid Alquerque position 'ppp w'"),
+        (["show", "--svg", "/no/such/folder/x.svg"], "cannot write the picture"),
+        (["show", "--svg", "x.svg", "--size", "0"], "invalid size 0"),
+        (["show", "/no/such/games.pgn"], "cannot read '/no/such/games.pgn'"),
+        (["convert", "/no/such/games.pgn"], "cannot read '/no/such/games.pgn'"),
+        (["validate", "/no/such/games.pgn"], "cannot read '/no/such/games.pgn'"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

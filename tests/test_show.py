@@ -103,24 +103,6 @@ def test_png_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["show", "8/8 w"], "invalid FEN '8/8 w'"),
-        (["show", "--variant", "chess"], "unknown variant 'chess'"),
-        (["show", "--variant", "alquerque", "ppp w"], "invalid Alquerque position 'ppp w'"),
-        (["show", "--svg", "/no/such/folder/x.svg"], "cannot write the picture"),
-        (["show", "--svg", "x.svg", "--size", "0"], "invalid size 0"),
-    ],
-)
-def test_bad_input_is_one_line_and_status_2(
-    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-
-
 def test_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["show", "--help"])
