@@ -47,6 +47,10 @@ class InputFileError(KradanError, ValueError):
     """A file named on the command line that cannot be opened or read."""
 
 
+class UsageError(KradanError, ValueError):
+    """A command-line option given a value outside its range."""
+
+
 class PgnError(KradanError, ValueError):
     """PGN text that cannot be read: a bad header, an unknown or illegal move (strict mode)."""
 
@@ -62,5 +66,6 @@ __all__ = [
     "InvalidSquareError",
     "KradanError",
     "PgnError",
+    "UsageError",
     "VariantError",
 ]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import convert, match, perft, play, show, uci, validate, xboard
+from . import analyse, convert, match, perft, play, show, uci, validate, xboard
 
 EXIT_BAD_INPUT = 2
 
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     xboard.add_parser(commands)
     play.add_parser(commands)
     show.add_parser(commands)
+    analyse.add_parser(commands)
     convert.add_parser(commands)
     validate.add_parser(commands)
     return parser

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from .._core.warmup import announce_compilation
+from ..errors import UsageError
 from .progress import bar
 
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
     if args.games < 1 or args.concurrency < 1:
-        raise ValueError("--games and --concurrency must be at least 1")
+        raise UsageError("--games and --concurrency must be at least 1")
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies)
     handle = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
     done = 0

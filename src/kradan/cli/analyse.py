@@ -1,0 +1,155 @@
+"""``kradan analyse``: the engine's view of a position (its lines, depth by depth), or of every
+move of a game (an annotated PGN)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._core.warmup import announce_compilation
+from ..errors import UsageError
+from ..games import AnyBoard, game_names
+from .progress import Progress
+from .show import load_position
+
+EXAMPLES = """examples:
+  kradan analyse                                     Makruk's start position, 5 seconds
+  kradan analyse '4k3/8/8/8/8/8/4R3/4K3 w - - 0 1' --depth 12 --multipv 3
+  kradan analyse --variant alquerque-bell --time 2
+  kradan analyse games.pgn --game 2 --ply 30          a position of a saved game
+  kradan analyse games.pgn --annotate annotated.pgn --time 0.5
+                                                     every move judged, mistakes marked"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="the engine's lines for a position, or an annotated copy of a game",
+        description="Search POSITION (a FEN, an Alquerque position text, or a PGN file) and\n"
+        "print the engine's best lines as they deepen. With --annotate, judge every move of a\n"
+        "PGN game instead: each gets an evaluation, mistakes get ?!, ? or ?? and the line the\n"
+        "engine prefers.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("position", nargs="*", metavar="POSITION",
+                        help="a FEN or position text (as words), or a PGN file")  # fmt: skip
+    parser.add_argument("--variant", default="makruk",
+                        help=f"the game ({', '.join(game_names())}; default makruk)")  # fmt: skip
+    parser.add_argument("--time", type=float, help="seconds per position (default 5; 0.5 with"
+                        " --annotate)")  # fmt: skip
+    parser.add_argument("--depth", type=int, help="search this many plies deep instead")
+    parser.add_argument("--multipv", type=int, default=1, metavar="K", help="show K lines")
+    parser.add_argument("--game", type=int, default=1, metavar="N", help="a PGN file's N-th game")
+    parser.add_argument("--ply", type=int, metavar="N", help="the position after N plies")
+    parser.add_argument("--annotate", metavar="OUT.pgn",
+                        help="judge every move of the PGN game, write it to OUT.pgn")  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
+    from ..engine.search import Limit
+
+    if args.depth is not None:
+        if not 1 <= args.depth <= 60:
+            raise UsageError(f"--depth {args.depth} is outside 1..60")
+        return Limit(depth=args.depth)
+    seconds = default_seconds if args.time is None else args.time
+    if seconds <= 0:
+        raise UsageError(f"--time {seconds} must be above 0")
+    return Limit(time=seconds)
+
+
+def line_text(board: AnyBoard, moves: list[Any]) -> str:
+    """Moves in the game's notation (SAN for the chess family), numbered from ``board``."""
+    replay = board.copy()
+    words = []
+    for index, move in enumerate(moves):
+        number = replay.fullmove_number
+        if replay.turn:
+            words.append(f"{number}.")
+        elif index == 0:
+            words.append(f"{number}...")
+        words.append(replay.san(move))
+        replay.push(move)
+    return " ".join(words)
+
+
+def _score(info: Any) -> str:
+    score = info.score
+    if score.mate is not None:
+        return f"mate {score.mate}"
+    return f"{score.cp / 100:+.2f}"
+
+
+def _analyse_position(args: argparse.Namespace) -> int:
+    from ..engine.searchers import Searchers
+
+    text = " ".join(args.position) if args.position else None
+    board = load_position(text, args.variant, game=args.game, ply=args.ply)
+    if board.outcome() is not None:
+        print(f"the game is over: {board.outcome()}")
+        return 0
+    limit = _limit(args, 5.0)
+    if not 1 <= args.multipv <= 20:
+        raise UsageError(f"--multipv {args.multipv} is outside 1..20")
+    searchers = Searchers()
+    searchers.warm(board)  # compile or load the search before the clock starts
+    search = searchers.for_board(board)
+    print(f"{'depth':>5} {'score':>9} {'nodes':>10} {'nps':>9} {'time':>6}  line")
+    last: list[Any] = []
+    for lines in search.search_multipv(board, limit, args.multipv):
+        last = lines
+        best = lines[0]
+        print(f"{best.depth:>5} {_score(best):>9} {best.nodes:>10} {best.nps:>9} "
+              f"{best.seconds:>6.2f}  {line_text(board, best.pv)}", flush=True)  # fmt: skip
+    if args.multipv > 1 and last:
+        print(f"\n{len(last)} best lines:")
+        for rank, info in enumerate(last, start=1):
+            print(f"{rank:>3}. {_score(info):>9}  {line_text(board, info.pv)}")
+    if last and last[0].pv:
+        print(f"best move: {board.san(last[0].pv[0])}")
+    return 0
+
+
+def _annotate(args: argparse.Namespace) -> int:
+    from .. import pgn
+    from ..engine.annotate import annotate
+    from ..errors import InputFileError, PgnError
+
+    path = " ".join(args.position)
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for _ in range(args.game - 1):
+                pgn.skip_game(handle)
+            game = pgn.read_game(handle, default_variant=args.variant)
+    except OSError as error:
+        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
+    if game is None:
+        raise PgnError(f"{path!r} has no game {args.game}")
+    progress = Progress(len(game.mainline_moves()) + 1, "positions searched")
+    annotate(game, _limit(args, 0.5), progress=progress.update)
+    progress.close()
+    try:
+        with open(args.annotate, "w", encoding="utf-8", newline="\n") as out:
+            out.write(str(game) + "\n")
+    except OSError as error:
+        print(f"kradan: error: cannot write {args.annotate!r}: {error.strerror}", file=sys.stderr)
+        return 2
+    marked = sum(1 for node in game.mainline() if node.nags)
+    print(f"{len(game.mainline_moves())} moves judged, {marked} marked; written to {args.annotate}")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    announce_compilation()
+    if args.annotate:
+        if not args.position or not " ".join(args.position).lower().endswith(".pgn"):
+            raise UsageError("--annotate needs a PGN file as POSITION")
+        return _annotate(args)
+    return _analyse_position(args)
+
+
+__all__ = ["add_parser", "line_text", "run"]

@@ -1,0 +1,113 @@
+"""Engine analysis of games: an evaluation for every move, marks on the mistakes, and the line
+the engine prefers where a move lost much.
+
+Each main-line position is searched once. The score of the move played is the next position's
+score seen from the other side, so a move's loss is what the mover's best score drops by.
+Evaluations are written as lichess does, ``[%eval 0.35]`` (pawns, White's view) or
+``[%eval #-3]``; mistakes get the NAGs ``?!`` (inaccuracy), ``?`` (mistake) and ``??`` (blunder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..games import AnyBoard
+from ..pgn import Game
+from .search import Limit, Score
+from .searchers import Searchers
+
+MATE_VALUE = 100_000
+#: centipawn losses that earn ?!, ? and ??
+INACCURACY, MISTAKE, BLUNDER = 60, 150, 300
+NAG_INACCURACY, NAG_MISTAKE, NAG_BLUNDER = 6, 2, 4
+BEST_LINE_PLIES = 8
+
+
+def score_value(score: Score) -> int:
+    """A score as one number for the side to move: centipawns, mates far beyond any material."""
+    if score.mate is not None:
+        return MATE_VALUE - score.mate if score.mate > 0 else -MATE_VALUE - score.mate
+    return score.cp or 0
+
+
+def eval_text(score: Score, white_to_move: bool) -> str:
+    """``[%eval ...]``'s value for ``score`` of the side to move: White's view, in pawns."""
+    sign = 1 if white_to_move else -1
+    if score.mate is not None:
+        return f"#{sign * score.mate}"
+    return f"{sign * (score.cp or 0) / 100:.2f}"
+
+
+@dataclass
+class PositionAnalysis:
+    """One searched position: its score for the side to move and the engine's line."""
+
+    score: Score
+    line: list[object]
+
+
+def _analyse(board: AnyBoard, searchers: Searchers, limit: Limit) -> PositionAnalysis:
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return PositionAnalysis(Score(cp=0), [])
+        won = outcome.winner == board.turn  # rare: the side to move has won (e.g. a first check)
+        return PositionAnalysis(Score(cp=MATE_VALUE) if won else Score(mate=0), [])
+    result = searchers.for_board(board).best_move(board, limit)
+    if result.info is None:
+        return PositionAnalysis(Score(cp=0), [])
+    return PositionAnalysis(result.info.score, list(result.info.pv))
+
+
+def _loss_nag(loss: int) -> int | None:
+    if loss >= BLUNDER:
+        return NAG_BLUNDER
+    if loss >= MISTAKE:
+        return NAG_MISTAKE
+    if loss >= INACCURACY:
+        return NAG_INACCURACY
+    return None
+
+
+def annotate(
+    game: Game,
+    limit: Limit,
+    *,
+    searchers: Searchers | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Game:
+    """Add ``[%eval]`` comments, mistake NAGs and the engine's line after mistakes to
+    ``game``'s main line (in place), searching each position within ``limit``; returns
+    ``game``. ``progress(done, total)`` is called after each position."""
+    searchers = searchers or Searchers()
+    nodes = [game, *game.mainline()]
+    searchers.warm(nodes[0].board())
+    analyses = []
+    for index, node in enumerate(nodes):
+        analyses.append(_analyse(node.board(), searchers, limit))
+        if progress is not None:
+            progress(index + 1, len(nodes))
+    for index, node in enumerate(nodes[1:], start=1):
+        parent = nodes[index - 1]
+        before, after = analyses[index - 1], analyses[index]
+        board = node.board()
+        note = f"[%eval {eval_text(after.score, bool(board.turn))}]"
+        node.comment = f"{note} {node.comment}".strip()
+        loss = score_value(before.score) + score_value(after.score)
+        nag = _loss_nag(loss)
+        if nag is None:
+            continue
+        node.nags.add(nag)
+        best = before.line[:BEST_LINE_PLIES]
+        if best and best[0] != node.move and not parent.has_variation(best[0]):  # type: ignore[arg-type]
+            side = parent._add_unchecked(best[0])  # type: ignore[arg-type]
+            side.comment = f"[%eval {eval_text(before.score, bool(parent.board().turn))}]"
+            tail = side
+            for move in best[1:]:
+                tail = tail._add_unchecked(move)  # type: ignore[arg-type]
+    game.headers["Annotator"] = "kradan"
+    return game
+
+
+__all__ = ["annotate", "eval_text", "score_value"]

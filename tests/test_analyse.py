@@ -1,0 +1,86 @@
+"""``kradan analyse`` and kradan.engine.annotate: the engine's lines for a position, and a game
+with every move judged."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from kradan import Board, pgn
+from kradan.cli.main import main
+from kradan.engine import Limit
+from kradan.engine.annotate import annotate, eval_text, score_value
+from kradan.engine.search import Score
+
+
+def test_scores_become_one_number_and_lichess_eval_text() -> None:
+    assert score_value(Score(cp=35)) == 35
+    assert score_value(Score(mate=2)) > score_value(Score(mate=5)) > 10_000
+    assert score_value(Score(mate=-2)) < score_value(Score(mate=-5)) < -10_000
+    assert score_value(Score(mate=0)) < -10_000  # the side to move is mated
+    assert eval_text(Score(cp=35), True) == "0.35" and eval_text(Score(cp=35), False) == "-0.35"
+    assert eval_text(Score(mate=3), False) == "#-3"
+
+
+def test_a_blunder_is_marked_and_the_better_line_given() -> None:
+    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board.push_san("Kd1")  # leaves the rook on a1 to be taken, instead of Rxa2
+    board.push_san("Rxa1+")
+    game = pgn.Game.from_board(board)
+    annotate(game, Limit(depth=4))
+    first = game.next()
+    assert first is not None and 4 in first.nags  # ??
+    assert first.comment.startswith("[%eval ")
+    assert [child.san() for child in game.variations] == ["Kd1", "Rxa2"]
+    assert game.headers["Annotator"] == "kradan"
+    again = pgn.read_game(io.StringIO(str(game)))
+    assert again is not None and again.errors == [] and 4 in again.next().nags  # type: ignore[union-attr]
+
+
+def test_good_moves_get_no_mark() -> None:
+    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board.push_san("Rxa2")
+    game = annotate(pgn.Game.from_board(board), Limit(depth=4))
+    assert game.next() is not None and game.next().nags == set()  # type: ignore[union-attr]
+    assert len(game.variations) == 1
+
+
+def test_the_command_prints_lines_depth_by_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "k7/2K5/8/8/8/8/7R/8 w - - 0 1"
+    assert main(["analyse", *fen.split(), "--depth", "4", "--multipv", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "mate 1" in out and "1. Ra2#" in out
+    assert "2 best lines:" in out and "best move: Ra2#" in out
+
+
+def test_the_command_annotates_a_pgn_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board.push_san("Kd1")
+    source, target = tmp_path / "game.pgn", tmp_path / "annotated.pgn"
+    source.write_text(pgn.game_text(board))
+    assert main(["analyse", str(source), "--annotate", str(target), "--depth", "3"]) == 0
+    assert "1 moves judged, 1 marked" in capsys.readouterr().out
+    text = target.read_text()
+    assert "1. Kd1 $4" in text and "(1. Rxa2" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["analyse", "--depth", "99"], "--depth 99 is outside 1..60"),
+        (["analyse", "--time", "0"], "--time 0"),
+        (["analyse", "--multipv", "0", "--depth", "2"], "--multipv 0"),
+        (["analyse", "--annotate", "out.pgn"], "--annotate needs a PGN file"),
+        (["analyse", "/no/such.pgn", "--annotate", "out.pgn"], "cannot read '/no/such.pgn'"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
