@@ -128,3 +128,14 @@ def test_perft_alquerque_divide_and_bad_text(capsys: pytest.CaptureFixture[str])
     assert "d2c3: 2" in capsys.readouterr().out
     assert main(["perft", "alquerque", "2", "--fen", "ppp w"]) == 2
     assert "invalid Alquerque position 'ppp w'" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "kradan", "perft", "makruk", "2"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0 and "nodes 676" in done.stdout
