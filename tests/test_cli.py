@@ -138,4 +138,4 @@ def test_python_dash_m_runs_the_command() -> None:
         [sys.executable, "-m", "kradan", "perft", "makruk", "2"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    assert done.returncode == 0 and "nodes 676" in done.stdout
+    assert done.returncode == 0 and "nodes 529 " in done.stdout  # 23 moves a side
