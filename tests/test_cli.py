@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +140,19 @@ def test_python_dash_m_runs_the_command() -> None:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0 and "nodes 529 " in done.stdout  # 23 moves a side
+
+
+@pytest.mark.parametrize(
+    "command", [["convert"], ["validate"], ["show"], ["analyse", "--depth", "1"]]
+)
+def test_a_file_that_is_not_text_is_one_line_and_status_2(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.pgn"
+    junk.write_bytes(bytes(range(128, 256)) * 8)
+    argv = [command[0], str(junk), *command[1:]]
+    if command[0] == "analyse":
+        argv += ["--annotate", str(tmp_path / "out.pgn")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "not UTF-8 text" in err and "Traceback" not in err

@@ -46,6 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KradanError as error:
         print(f"kradan: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except UnicodeDecodeError as error:
+        print(f"kradan: error: the input is not UTF-8 text ({error.reason} at byte "
+              f"{error.start})", file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         # the reader of our output went away (``kradan convert ... | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -37,11 +37,7 @@ def run(args: argparse.Namespace) -> int:
     games = moves = problems = bad_games = 0
     try:
         while True:
-            try:
-                game = pgn.read_game(reader, default_variant=args.variant)  # type: ignore[arg-type]
-            except UnicodeDecodeError as error:
-                print(f"{args.file}: not UTF-8 text: {error}", file=sys.stderr)
-                return EXIT_BAD_INPUT
+            game = pgn.read_game(reader, default_variant=args.variant)  # type: ignore[arg-type]
             if game is None:
                 break
             games += 1
