@@ -165,3 +165,5 @@ def test_show_takes_a_position_from_a_pgn_file(
     assert main(["show", str(pgn_file), "--ply", "999"]) == 2
     assert "plies" in capsys.readouterr().err
     assert main(["show", str(pgn_file), "--game", "9"]) == 2
+    assert main(["show", str(pgn_file), "--game", "0"]) == 2
+    assert "numbered from 1" in capsys.readouterr().err

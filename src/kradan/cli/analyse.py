@@ -120,6 +120,8 @@ def _annotate(args: argparse.Namespace) -> int:
     from ..errors import InputFileError, PgnError
 
     path = " ".join(args.position)
+    if args.game < 1:
+        raise UsageError(f"--game {args.game}: games are numbered from 1")
     try:
         with open(path, encoding="utf-8-sig") as handle:
             for _ in range(args.game - 1):

@@ -85,7 +85,10 @@ def load_position(
 
 def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyBoard:
     from .. import pgn
-    from ..errors import PgnError
+    from ..errors import PgnError, UsageError
+
+    if number < 1:
+        raise UsageError(f"--game {number}: games are numbered from 1")
 
     try:
         with open(path, encoding="utf-8-sig") as handle:
