@@ -79,3 +79,41 @@ def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  #
     out = capsys.readouterr().out
     assert "Elo difference" in out and "2 games" in out
     assert pgn.read_text().count("[Event ") == 2
+
+
+def test_openings_from_a_pgn_file_and_a_fen_list(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kradan import Board
+    from kradan.errors import PgnError
+    from kradan.match import load_openings
+    from kradan.pgn import game_text
+
+    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board.push_san("Rxa2")
+    book = tmp_path / "book.pgn"
+    book.write_text(game_text(Board()) + "\n" + game_text(board))
+    assert load_openings(str(book), "makruk") == [
+        (None, []),
+        ("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1", ["a1a2"]),
+    ]
+    lines = tmp_path / "book.txt"
+    lines.write_text("# openings\n4k3/8/8/8/8/8/r7/R3K3 w - - 0 1\nstartpos moves e3e4 d6d5\n")
+    assert load_openings(str(lines), "makruk") == [
+        ("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1", []),
+        (None, ["e3e4", "d6d5"]),
+    ]
+    with pytest.raises(PgnError, match="is makruk, not cambodian"):
+        load_openings(str(book), "cambodian")
+    lines.write_text("startpos moves e3e5\n")
+    with pytest.raises(PgnError, match=r"book.txt:1: .*'e3e5'"):
+        load_openings(str(lines), "makruk")
+
+
+def test_a_match_from_an_openings_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    book = tmp_path / "book.txt"
+    book.write_text("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1\n")
+    games = tmp_path / "games.pgn"
+    code = main(["match", "random", "random", "--games", "2", "--tc", "5", "--openings",
+                 str(book), "--pgn", str(games), "--max-plies", "20"])  # fmt: skip
+    assert code == 0
+    text = games.read_text()
+    assert text.count('[FEN "4k3/8/8/8/8/8/r7/R3K3 w - - 0 1"]') == 2

@@ -20,7 +20,7 @@ from . import alquerque
 from .board import Board
 from .engine.search import Limit
 from .errors import KradanError
-from .games import new_board
+from .games import canonical_name, new_board
 from .pgn import game_text
 from .players import make_player
 from .sittuyin_setup import PRESETS
@@ -177,6 +177,8 @@ class GameTask:
     control: TimeControl
     max_plies: int
     seed: int
+    #: the position the game starts from (FEN or Alquerque position text); the start when None
+    start: str | None = None
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -184,7 +186,7 @@ def play_game(task: GameTask) -> GameRecord:
     first = make_player(task.first, seed=task.seed, game=task.variant)
     second = make_player(task.second, seed=task.seed + 1, game=task.variant)
     white, black = (first, second) if task.first_is_white else (second, first)
-    board = new_board(task.variant)
+    board = new_board(task.variant, task.start)
     for uci in task.opening:
         board.push_uci(uci)
     clocks = {True: task.control.base, False: task.control.base}
@@ -246,16 +248,71 @@ def play_game(task: GameTask) -> GameRecord:
     )
 
 
+#: an opening: the position it starts from (``None``: the game's start) and UCI moves from there
+Opening = tuple[str | None, list[str]]
+
+
+def load_openings(path: str, variant: str) -> list[Opening]:
+    """Openings from a file: the main lines of a PGN file's games, or one per line of a text
+    file: a FEN, or a UCI line (``startpos moves e3e4 d6d5``, ``fen <FEN> moves ...``).
+
+    :raises PgnError: for a game of another variant or an unreadable line, naming it.
+    """
+    from . import pgn
+    from .errors import InputFileError, PgnError
+    from .pgn import formats
+    from .pgn.tree import position_text
+
+    wanted = canonical_name(variant)
+    games: list[pgn.Game] = []
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            if path.lower().endswith(".pgn"):
+                while (
+                    game := pgn.read_game(handle, default_variant=wanted, strict=True)
+                ) is not None:
+                    games.append(game)
+            else:
+                for number, line in enumerate(handle, start=1):
+                    text = line.strip()
+                    if not text or text.startswith("#"):
+                        continue
+                    first = text.split()[0]
+                    if "/" in first and first not in ("fen", "startpos", "position"):
+                        text = f"fen {text}"
+                    try:
+                        games.append(formats.game_from_uci(text, wanted))
+                    except PgnError as error:
+                        raise PgnError(f"{path}:{number}: {error}") from error
+    except OSError as error:
+        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
+    openings: list[Opening] = []
+    for number, game in enumerate(games, start=1):
+        board = game.board()
+        if board.variant.name != wanted:
+            raise PgnError(f"opening {number} of {path!r} is {board.variant.name}, not {wanted}")
+        start = position_text(board)
+        default = position_text(new_board(wanted))
+        openings.append((None if start == default else start,
+                         [move.uci() for move in game.mainline_moves()]))  # fmt: skip
+    if not openings:
+        raise PgnError(f"{path!r} holds no opening")
+    return openings
+
+
 def tasks(
-    first: str, second: str, variant: str, games: int, control: TimeControl, max_plies: int = 400
-) -> list[GameTask]:
-    """The games of a match: each opening twice, with colours swapped."""
-    openings = default_openings(variant, (games + 1) // 2)
+    first: str, second: str, variant: str, games: int, control: TimeControl,
+    max_plies: int = 400, openings: list[Opening] | None = None,
+) -> list[GameTask]:  # fmt: skip
+    """The games of a match: each opening twice, with colours swapped (``openings`` in turn,
+    or kradan's own short ones)."""
+    if openings is None:
+        openings = [(None, moves) for moves in default_openings(variant, (games + 1) // 2)]
     out = []
     for index in range(games):
-        opening = openings[index // 2]
-        out.append(GameTask(first, second, variant, tuple(opening), index % 2 == 0, control,
-                            max_plies, seed=index))  # fmt: skip
+        start, moves = openings[(index // 2) % len(openings)]
+        out.append(GameTask(first, second, variant, tuple(moves), index % 2 == 0, control,
+                            max_plies, seed=index, start=start))  # fmt: skip
     return out
 
 

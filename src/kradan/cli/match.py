@@ -27,6 +27,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (10+0.1)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     parser.add_argument("--pgn", help="save every game to this PGN file")
+    parser.add_argument(
+        "--openings", metavar="FILE",
+        help="start positions: a PGN file (each game's main line), or FENs or UCI lines",
+    )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
     parser.set_defaults(run=run)
 
@@ -34,13 +38,14 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
     from ..games import canonical_name
-    from ..match import GameRecord, TimeControl, run_match, tasks
+    from ..match import GameRecord, TimeControl, load_openings, run_match, tasks
 
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
     if args.games < 1 or args.concurrency < 1:
         raise UsageError("--games and --concurrency must be at least 1")
-    games = tasks(args.first, args.second, variant, args.games, control, args.max_plies)
+    openings = load_openings(args.openings, variant) if args.openings else None
+    games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
     handle = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
     done = 0
 
