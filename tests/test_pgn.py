@@ -489,3 +489,13 @@ def test_a_count_command_where_no_count_can_go_stays_a_comment() -> None:
     game = _read('[Variant "makruk"]\n\n1. e4 ({[%count declare]} 1. d4) *')
     side = game.variations[1]
     assert side.starting_comment == "[%count declare]" and side.count_actions == []
+
+
+def test_clock_and_eval_comment_commands() -> None:
+    game = _read(PYCHESS_MAKRUK)
+    first = game.next()
+    assert first is not None and first.clock() == 300.0 and first.eval() is None
+    game = _read('[Variant "makruk"]\n\n1. e4 {[%eval -0.35] [%clk 1:02:03.5]} d5 {[%eval #-3]} *')
+    node = game.next()
+    assert node is not None and node.eval() == ("cp", -0.35) and node.clock() == 3723.5
+    assert node.next().eval() == ("mate", -3.0)  # type: ignore[union-attr]

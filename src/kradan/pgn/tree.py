@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import re
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -29,6 +30,8 @@ DEFAULT_VARIANT = "makruk"
 #: the header that records rule options differing from the variant's defaults
 OPTIONS_TAG = "VariantOptions"
 COUNT_KINDS = ("declare", "stop")
+_CLOCK = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\s*\]")
+_EVAL = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?\d+(?:\.\d+)?))\s*\]")
 
 
 class Headers(MutableMapping[str, str]):
@@ -175,6 +178,24 @@ class GameNode:
             node = node.parent
         nodes.reverse()
         return nodes
+
+    def clock(self) -> float | None:
+        """The mover's clock after this move, in seconds, from a ``[%clk 0:04:59.5]`` comment
+        command (pychess.org, lichess and cutechess write them); ``None`` when absent."""
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        hours, minutes, seconds = match.groups()
+        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+    def eval(self) -> tuple[str, float] | None:
+        """The evaluation of a ``[%eval 0.35]`` or ``[%eval #-3]`` comment command: ``("cp",
+        0.35)`` in pawns or ``("mate", -3)`` in moves, White's view; ``None`` when absent."""
+        match = _EVAL.search(self.comment)
+        if match is None:
+            return None
+        mate, pawns = match.groups()
+        return ("mate", float(mate)) if mate is not None else ("cp", float(pawns))
 
     def ply(self) -> int:
         """Moves from the root to this node."""
