@@ -136,6 +136,15 @@ def element(name: str, attributes: Mapping[str, object], text: str | None = None
     return "<" + " ".join(parts) + ">" + escape(text) + f"</{name}>"
 
 
+def coordinate(
+    kind: str, x: float, y: float, text: str, style: Mapping[str, object], anchor: str = "middle"
+) -> str:
+    """One coordinate label (``kind`` ``file`` or ``rank``) at ``(x, y)``."""
+    attributes = {"class": f"coord {kind}", "x": x, "y": y, "text-anchor": anchor,
+                  "font-family": "sans-serif", **style}  # fmt: skip
+    return element("text", attributes, text)
+
+
 def arrow(
     tail: tuple[float, float],
     head: tuple[float, float],

@@ -224,20 +224,7 @@ def _coordinates(layout: AlquerqueLayout, options: C.Options) -> list[str]:
             ("file", file_at, files[index]),
             ("rank", rank_at, ranks[index]),
         ):
-            result.append(
-                C.element(
-                    "text",
-                    {
-                        "class": f"coord {kind}",
-                        "x": tx,
-                        "y": ty,
-                        "text-anchor": "middle",
-                        "font-family": "sans-serif",
-                        **style,
-                    },
-                    text,
-                )
-            )
+            result.append(C.coordinate(kind, tx, ty, text, style))
     return result
 
 
