@@ -11,7 +11,7 @@ from .._core.warmup import announce_compilation
 from ..errors import UsageError
 from ..games import AnyBoard, game_names
 from .progress import Progress
-from .show import load_position
+from .show import load_position, read_game_number
 
 EXAMPLES = """examples:
   kradan analyse                                     Makruk's start position, 5 seconds
@@ -115,24 +115,11 @@ def _analyse_position(args: argparse.Namespace) -> int:
 
 
 def _annotate(args: argparse.Namespace) -> int:
-    from .. import pgn
     from ..engine.annotate import annotate
-    from ..errors import InputFileError, PgnError
 
-    path = " ".join(args.position)
-    if args.game < 1:
-        raise UsageError(f"--game {args.game}: games are numbered from 1")
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            for _ in range(args.game - 1):
-                pgn.skip_game(handle)
-            game = pgn.read_game(handle, default_variant=args.variant)
-    except OSError as error:
-        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
-    if game is None:
-        raise PgnError(f"{path!r} has no game {args.game}")
+    game = read_game_number(" ".join(args.position), args.game, args.variant)
     progress = Progress(len(game.mainline_moves()) + 1, "positions searched")
-    annotate(game, _limit(args, 0.5), progress=progress.update)
+    annotate(game, _limit(args, 0.5), progress=lambda done, _total: progress.update(done))
     progress.close()
     try:
         with open(args.annotate, "w", encoding="utf-8", newline="\n") as out:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import alquerque
 from .._core.warmup import announce_compilation
 from ..games import AnyBoard, game_names, new_board
+
+if TYPE_CHECKING:
+    from ..pgn import Game
 
 EXIT_BAD_INPUT = 2
 
@@ -83,13 +86,17 @@ def load_position(
     return new_board(variant, None if text is None else " ".join(text.split()))
 
 
-def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyBoard:
+def read_game_number(path: str, number: int, variant: str) -> Game:
+    """The ``number``-th game (from 1) of the PGN file at ``path``.
+
+    :raises UsageError: for a number below 1; InputFileError for a file that cannot be read;
+        PgnError when the file has fewer games.
+    """
     from .. import pgn
-    from ..errors import PgnError, UsageError
+    from ..errors import InputFileError, PgnError, UsageError
 
     if number < 1:
         raise UsageError(f"--game {number}: games are numbered from 1")
-
     try:
         with open(path, encoding="utf-8-sig") as handle:
             for _ in range(number - 1):
@@ -97,9 +104,16 @@ def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyB
                     break
             game = pgn.read_game(handle, default_variant=variant)
     except OSError as error:
-        raise PgnError(f"cannot read {path!r}: {error.strerror}") from error
+        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
     if game is None:
         raise PgnError(f"{path!r} has no game {number}")
+    return game
+
+
+def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyBoard:
+    from ..errors import PgnError
+
+    game = read_game_number(path, number, variant)
     nodes = [game, *game.mainline()]
     if ply is None:
         return nodes[-1].board()
@@ -156,4 +170,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_parser", "load_position", "run", "text_board"]
+__all__ = ["add_parser", "load_position", "read_game_number", "run", "text_board"]

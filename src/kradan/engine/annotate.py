@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..games import AnyBoard
 from ..pgn import Game
+from ..pgn.tree import apply_count_actions
 from .search import Limit, Score
 from .searchers import Searchers
 
@@ -82,17 +83,24 @@ def annotate(
     ``game``. ``progress(done, total)`` is called after each position."""
     searchers = searchers or Searchers()
     nodes = [game, *game.mainline()]
-    searchers.warm(nodes[0].board())
-    analyses = []
-    for index, node in enumerate(nodes):
-        analyses.append(_analyse(node.board(), searchers, limit))
+    # one board walks the main line: the position before each node's move, then after it
+    board = game.board()
+    searchers.warm(board)
+    turns = [bool(board.turn)]
+    analyses = [_analyse(board, searchers, limit)]
+    for index, node in enumerate(nodes[1:], start=1):
         if progress is not None:
-            progress(index + 1, len(nodes))
+            progress(index, len(nodes))
+        board.push(node.move)  # type: ignore[arg-type]
+        apply_count_actions(board, node.count_actions)
+        turns.append(bool(board.turn))
+        analyses.append(_analyse(board, searchers, limit))
+    if progress is not None:
+        progress(len(nodes), len(nodes))
     for index, node in enumerate(nodes[1:], start=1):
         parent = nodes[index - 1]
         before, after = analyses[index - 1], analyses[index]
-        board = node.board()
-        note = f"[%eval {eval_text(after.score, bool(board.turn))}]"
+        note = f"[%eval {eval_text(after.score, turns[index])}]"
         node.comment = f"{note} {node.comment}".strip()
         loss = score_value(before.score) + score_value(after.score)
         nag = _loss_nag(loss)
@@ -102,7 +110,7 @@ def annotate(
         best = before.line[:BEST_LINE_PLIES]
         if best and best[0] != node.move and not parent.has_variation(best[0]):  # type: ignore[arg-type]
             side = parent._add_unchecked(best[0])  # type: ignore[arg-type]
-            side.comment = f"[%eval {eval_text(before.score, bool(parent.board().turn))}]"
+            side.comment = f"[%eval {eval_text(before.score, turns[index - 1])}]"
             tail = side
             for move in best[1:]:
                 tail = tail._add_unchecked(move)  # type: ignore[arg-type]

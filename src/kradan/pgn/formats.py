@@ -43,16 +43,18 @@ def _linking_step(board: AnyBoard, target: str) -> tuple[AnyMove, list[str]] | N
         action_sets += [["declare"], ["stop"]]
     moves: list[AnyMove] = list(board.legal_moves)
     for move in moves:
-        after = board.copy()
-        after.push(move)  # type: ignore[arg-type]
-        for actions in action_sets:
-            candidate = after.copy() if actions else after
-            try:
-                apply_count_actions(candidate, actions)
-            except (KradanError, ValueError):
-                continue
-            if position_text(candidate) == target:
-                return move, actions
+        board.push(move)  # type: ignore[arg-type]
+        try:
+            for actions in action_sets:
+                candidate = board.copy() if actions else board
+                try:
+                    apply_count_actions(candidate, actions)
+                except (KradanError, ValueError):
+                    continue
+                if position_text(candidate) == target:
+                    return move, actions
+        finally:
+            board.pop()
     return None
 
 

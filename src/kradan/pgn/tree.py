@@ -14,7 +14,7 @@ from .. import alquerque
 from ..alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
 from ..board import Board
 from ..counting import CountAction
-from ..errors import KradanError, PgnError
+from ..errors import IllegalMoveError, KradanError, PgnError
 from ..games import AnyBoard, canonical_name, is_alquerque, new_board
 from ..move import Move
 from ..variants import OPTIONS, find_variant
@@ -276,11 +276,7 @@ class GameNode:
         """
         board = self.board()
         if not board.is_legal(move):  # type: ignore[arg-type]
-            from ..errors import IllegalMoveError
-
-            text = move.uci()
-            where = board.fen() if isinstance(board, Board) else board.text()
-            raise IllegalMoveError(f"illegal move {text!r} in {where!r}")
+            raise IllegalMoveError(f"illegal move {move.uci()!r} in {position_text(board)!r}")
         return self._add_unchecked(move, comment, starting_comment, nags)
 
     def _add_unchecked(
