@@ -192,6 +192,33 @@ class Board:
             raise IllegalMoveError(f"illegal move {move.uci()!r} in {self.fen()!r}")
         return code
 
+    # --- the kernel's view, for code that works on its arrays (the engine, fast PGN reading) ----
+
+    def kernel_arrays(self, *, room: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of the kernel's bitboard and info arrays for this position, its history
+        included (repetition needs it), with undo records free for ``room`` more plies.
+
+        Numba code (search, table generation) makes and unmakes moves on these copies; the
+        board itself never changes through them.
+        """
+        bbs, info = self._bbs.copy(), self._info.copy()
+        used = int(info[L.I_SP])
+        if _core.capacity(info) - used < room:
+            bbs, info = _core.grown(bbs, info, max(2 * _core.capacity(info), used + room))
+        return bbs, info
+
+    def legal_codes(self) -> list[int]:
+        """The legal moves as the kernel's packed move codes (see :meth:`decode_move`)."""
+        return list(self._legal_codes())
+
+    def decode_move(self, code: int) -> Move:
+        """The :class:`Move` of a kernel move code of this variant."""
+        return self._codec.decode(code)
+
+    def encode_move(self, move: Move) -> int | None:
+        """The kernel move code of ``move`` (``None`` when the kernel cannot express it)."""
+        return self._codec.encode(move)
+
     # --- making and taking back moves ----------------------------------------------------------
 
     def push(self, move: Move) -> None:

@@ -212,6 +212,28 @@ class Board:
             return None
         return code
 
+    # --- the kernel's view, for code that works on its arrays (the engine) ----------------------
+
+    @property
+    def kernel_rules(self) -> np.ndarray:
+        """The compiled rules array the kernel reads (read-only by convention)."""
+        return self._rules
+
+    def kernel_history(self, *, room: int = 0) -> tuple[np.ndarray, int]:
+        """A copy of the state stack up to this position, with ``room`` free rows after it, and
+        the index of this position's row: the engine searches on the copy."""
+        stack = np.zeros((self._ply + 1 + room, K.STATE_NB), dtype=np.int64)
+        stack[: self._ply + 1] = self._stack[: self._ply + 1]
+        return stack, self._ply
+
+    def decode_move(self, code: int) -> Move:
+        """The :class:`Move` of a kernel move code in this position."""
+        return self._decode(code)
+
+    def encode_move(self, move: Move) -> int | None:
+        """The kernel move code of ``move`` here (``None`` when it cannot be one)."""
+        return self._encode(move)
+
     def is_legal(self, move: Move) -> bool:
         code = self._encode(move)
         return code is not None and code in self._codes()

@@ -68,11 +68,8 @@ class AlquerqueSearcher:
         self.ctx[A.C_LIMIT] = 2 * (variant.no_capture_limit or 0)
         more_wins = variant.no_capture_adjudication is NoCaptureAdjudication.MORE_PIECES_WINS
         self.ctx[A.C_MORE_WINS] = int(more_wins)
-        self.ctx[A.C_HISTORY] = int(board._rules[K.R_NO_RETURN] != 0)
-        ply = board._ply
-        stack = np.zeros((ply + A.MAX_PLY + 4, K.STATE_NB), dtype=np.int64)
-        stack[: ply + 1] = board._stack[: ply + 1]
-        return stack, ply
+        self.ctx[A.C_HISTORY] = int(board.kernel_rules[K.R_NO_RETURN] != 0)
+        return board.kernel_history(room=A.MAX_PLY + 3)
 
     def search(
         self, board: Board, limit: Limit | None = None, *, armed: bool = False
@@ -93,13 +90,13 @@ class AlquerqueSearcher:
                 return
             for depth in range(1, max_depth + 1):
                 score = A.search_root(
-                    stack, ply, depth, board._rules, self.ctx, self._tt_keys, self._tt_data,
+                    stack, ply, depth, board.kernel_rules, self.ctx, self._tt_keys, self._tt_data,
                     killers, pv, pv_length,
                 )  # fmt: skip
                 if self.ctx[A.C_STOP] and depth > 1:
                     break
                 length = int(pv_length[0])
-                line = [board._decode(int(code)) for code in pv[0, :length]]
+                line = [board.decode_move(int(code)) for code in pv[0, :length]]
                 line = _legal_prefix(board, line)
                 seconds = time.perf_counter() - start
                 yield SearchInfo(
@@ -134,16 +131,16 @@ class AlquerqueSearcher:
         start = time.perf_counter()
         timer = stop_timer(hard, self.stop)
         max_depth = min(limit.depth or A.MAX_PLY - 4, A.MAX_PLY - 4)
-        roots = [(move, board._encode(move) or 0) for move in board.legal_moves]
+        roots = [(move, board.encode_move(move) or 0) for move in board.legal_moves]
         try:
             if not roots or board.outcome() is not None:
                 return
             for depth in range(1, max_depth + 1):
                 found: list[SearchInfo[AlquerqueMove]] = []
                 for move, code in roots:
-                    K.make(stack, ply, board._rules, code)
+                    K.make(stack, ply, board.kernel_rules, code)
                     child = A.search_root(
-                        stack, ply + 1, depth - 1, board._rules, self.ctx, self._tt_keys,
+                        stack, ply + 1, depth - 1, board.kernel_rules, self.ctx, self._tt_keys,
                         self._tt_data, killers, pv, pv_length,
                     )  # fmt: skip
                     if self.ctx[A.C_STOP]:
@@ -152,7 +149,7 @@ class AlquerqueSearcher:
                     score += -1 if score > A.MATE_BOUND else 1 if score < -A.MATE_BOUND else 0
                     after = board.copy()
                     after.push(move)
-                    tail = [after._decode(int(c)) for c in pv[0, : int(pv_length[0])]]
+                    tail = [after.decode_move(int(c)) for c in pv[0, : int(pv_length[0])]]
                     found.append(
                         SearchInfo(
                             depth,

@@ -160,9 +160,7 @@ class Searcher:
     ) -> Iterator[SearchInfo[Move]]:
         """Iterative deepening: yields a :class:`SearchInfo` after each completed depth."""
         limit = limit or Limit()
-        work = board.copy(stack=True)
-        work._ensure_room(2 * S.MAX_PLY)  # the search's undo records must fit
-        bbs, info = work._bbs, work._info
+        bbs, info = board.kernel_arrays(room=2 * S.MAX_PLY)  # the search's undo records fit
         variant = board.variant
         self._start(limit, armed)
         self.ctx[S.C_STALEMATE] = {
@@ -176,10 +174,9 @@ class Searcher:
         start = time.perf_counter()
         timer = stop_timer(hard, self.stop)
         max_depth = min(limit.depth or S.MAX_PLY - 2, S.MAX_PLY - 2)
-        codec = work._codec
         previous = 0
         try:
-            if not work.legal_moves:
+            if not board.legal_moves:
                 return
             for depth in range(1, max_depth + 1):
                 window = 50 if depth >= 4 else S.INFINITE
@@ -199,7 +196,7 @@ class Searcher:
                     break
                 previous = score
                 length = int(self._pv_length[0])
-                pv = [codec.decode(int(code)) for code in self._pv[0, :length]]
+                pv = [board.decode_move(int(code)) for code in self._pv[0, :length]]
                 seconds = time.perf_counter() - start
                 yield SearchInfo(
                     depth,
@@ -224,10 +221,7 @@ class Searcher:
     ) -> Iterator[list[SearchInfo[Move]]]:
         """Like :meth:`search`, but each depth yields the ``lines`` best root moves, best first."""
         limit = limit or Limit()
-        work = board.copy(stack=True)
-        work._ensure_room(2 * S.MAX_PLY)
-        bbs, info = work._bbs, work._info
-        codec = work._codec
+        bbs, info = board.kernel_arrays(room=2 * S.MAX_PLY)
         self._start(limit, armed)
         self.ctx[S.C_DRAW_PLY] = int(board.variant.counting is CountingMode.DECLARED)
         soft, hard = time_budget(limit, board.turn)
@@ -254,7 +248,7 @@ class Searcher:
                             depth,
                             int(self.ctx[S.C_SELDEPTH]),
                             Score.from_internal(int(score)),
-                            [codec.decode(int(code)) for code in codes],
+                            [board.decode_move(int(code)) for code in codes],
                             int(self.ctx[S.C_NODES]),
                             time.perf_counter() - start,
                         )
