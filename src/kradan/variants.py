@@ -16,13 +16,13 @@ Rule options (RULES.md section 8) are fields too. ``find_variant(name, **options
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from .errors import VariantError
 from .pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
+from .rulesets import Catalogue, Option, apply_options
 
 
 class PromotionRule(StrEnum):
@@ -308,15 +308,7 @@ class Variant:
         :raises VariantError: for an unknown option, one that does not apply to this game, or
             a value outside the option's range.
         """
-        changes: dict[str, object] = {}
-        for key, value in options.items():
-            spec = OPTIONS.get(key)
-            if spec is None:
-                raise VariantError(f"unknown option {key!r}; options: {', '.join(sorted(OPTIONS))}")
-            if not spec.applies(self):
-                raise VariantError(f"option {key!r} does not apply to {self.name}")
-            changes[key] = spec.convert(key, value)
-        result = self.replace(**changes)
+        result = apply_options(self, OPTIONS, options)
         declared_only = ("pieces_count_optional", "allow_voluntary_restart")
         for key in declared_only:
             if getattr(result, key) and result.counting is not CountingMode.DECLARED:
@@ -351,38 +343,6 @@ def _sutra_files(variant: Variant, *, white: bool) -> str:
     return "".join(sorted(files))
 
 
-@dataclass(frozen=True)
-class _OptionSpec:
-    """What values an option takes and which games it belongs to."""
-
-    kind: type[Enum] | type[bool] | type[int] | type[tuple[str, ...]]
-    applies: Callable[[Variant], bool]
-
-    def convert(self, key: str, value: object) -> object:
-        if self.kind is int:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise VariantError(f"option {key}={value!r}: expected a whole number >= 0")
-            return value
-        if isinstance(self.kind, type) and issubclass(self.kind, Enum):
-            try:
-                return self.kind(value)
-            except ValueError:
-                allowed = ", ".join(repr(member.value) for member in self.kind)
-                raise VariantError(f"option {key}={value!r}: expected one of {allowed}") from None
-        if self.kind is bool:
-            if not isinstance(value, bool):
-                raise VariantError(f"option {key}={value!r}: expected True or False")
-            return value
-        squares = (value,) if isinstance(value, str) else value
-        if not isinstance(squares, tuple | list) or not all(
-            s in ("a1", "h1", "a8", "h8") for s in squares
-        ):
-            raise VariantError(
-                f"option {key}={value!r}: expected rook squares from 'a1', 'h1', 'a8', 'h8'"
-            )
-        return tuple(dict.fromkeys(squares))
-
-
 def _is_ouk(variant: Variant) -> bool:
     return variant.gates is GateRule.KING_AND_MET_LEAPS
 
@@ -399,31 +359,33 @@ def _is_sittuyin(variant: Variant) -> bool:
     return variant.setup is SetupRule.DROPS
 
 
-OPTIONS: dict[str, _OptionSpec] = {
-    "ouk_require_no_capture": _OptionSpec(bool, _is_ouk),
-    "ouk_king_leap": _OptionSpec(KingLeap, _is_ouk),
-    "ouk_met_leap": _OptionSpec(MetLeap, _is_ouk),
-    "ouk_rook_aim_cancels": _OptionSpec(bool, _is_ouk),
-    "sut_khun": _OptionSpec(bool, _is_makruk),
-    "sut_met": _OptionSpec(bool, _is_makruk),
-    "sut_ma": _OptionSpec(bool, _is_makruk),
-    "takhen_rua": _OptionSpec(tuple, _is_makruk),
-    "sutra_window": _OptionSpec(SutraWindow, _is_makruk),
-    "sittuyin_setup": _OptionSpec(SittuyinSetup, _is_sittuyin),
-    "sittuyin_counting": _OptionSpec(SittuyinCounting, _is_sittuyin),
-    "promotion_only_draw": _OptionSpec(bool, _is_sittuyin),
-    "show_promoted": _OptionSpec(bool, lambda variant: True),
-    "counting": _OptionSpec(CountingMode, _is_makruk_family),
-    "pieces_honour_precedence": _OptionSpec(PiecesPrecedence, lambda variant: True),
-    "pieces_count_optional": _OptionSpec(bool, _is_makruk_family),
-    "allow_voluntary_restart": _OptionSpec(bool, _is_makruk_family),
-    "ouk_counting": _OptionSpec(OukCounting, _is_ouk),
-    "stalemate": _OptionSpec(StalemateRule, lambda variant: True),
-    "repetition_count": _OptionSpec(int, lambda variant: True),
-    "perpetual_check": _OptionSpec(PerpetualCheck, lambda variant: True),
-    "insufficient_material": _OptionSpec(InsufficientMaterial, lambda variant: True),
-    "korean_material_draws": _OptionSpec(KoreanDraws, _is_makruk_family),
-    "n_move_rule": _OptionSpec(int, lambda variant: True),
+OPTIONS: dict[str, Option] = {
+    "ouk_require_no_capture": Option(bool, _is_ouk),
+    "ouk_king_leap": Option(KingLeap, _is_ouk),
+    "ouk_met_leap": Option(MetLeap, _is_ouk),
+    "ouk_rook_aim_cancels": Option(bool, _is_ouk),
+    "sut_khun": Option(bool, _is_makruk),
+    "sut_met": Option(bool, _is_makruk),
+    "sut_ma": Option(bool, _is_makruk),
+    "takhen_rua": Option(
+        tuple, _is_makruk, choices=("a1", "h1", "a8", "h8"), choice_name="rook squares"
+    ),
+    "sutra_window": Option(SutraWindow, _is_makruk),
+    "sittuyin_setup": Option(SittuyinSetup, _is_sittuyin),
+    "sittuyin_counting": Option(SittuyinCounting, _is_sittuyin),
+    "promotion_only_draw": Option(bool, _is_sittuyin),
+    "show_promoted": Option(bool),
+    "counting": Option(CountingMode, _is_makruk_family),
+    "pieces_honour_precedence": Option(PiecesPrecedence),
+    "pieces_count_optional": Option(bool, _is_makruk_family),
+    "allow_voluntary_restart": Option(bool, _is_makruk_family),
+    "ouk_counting": Option(OukCounting, _is_ouk),
+    "stalemate": Option(StalemateRule),
+    "repetition_count": Option(int),
+    "perpetual_check": Option(PerpetualCheck),
+    "insufficient_material": Option(InsufficientMaterial),
+    "korean_material_draws": Option(KoreanDraws, _is_makruk_family),
+    "n_move_rule": Option(int),
 }
 
 MAKRUK = Variant(
@@ -481,25 +443,12 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def _normalise(name: str) -> str:
-    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
-
-
-def _build_alias_table() -> dict[str, Variant]:
-    table: dict[str, Variant] = {}
-    for variant in VARIANTS.values():
-        for alias in (variant.name, variant.title, *variant.aliases):
-            table[_normalise(alias)] = variant
-            table[_normalise(alias).replace(" ", "")] = variant
-    return table
-
-
-_ALIASES = _build_alias_table()
+CATALOGUE: Catalogue[Variant] = Catalogue("variant", VARIANTS.values(), OPTIONS)
 
 
 def variant_names() -> list[str]:
     """The names of every built-in variant."""
-    return sorted(VARIANTS)
+    return CATALOGUE.names()
 
 
 def find_variant(name: str | Variant, **options: Any) -> Variant:
@@ -510,21 +459,12 @@ def find_variant(name: str | Variant, **options: Any) -> Variant:
 
     :raises VariantError: for an unknown name, listing the known ones, or a bad option.
     """
-    if isinstance(name, Variant):
-        found: Variant | None = name
-    elif isinstance(name, str):
-        key = _normalise(name)
-        found = _ALIASES.get(key) or _ALIASES.get(key.replace(" ", ""))
-    else:
-        found = None
-    if found is None:
-        known = ", ".join(variant_names())
-        raise VariantError(f"unknown variant {name!r}; known variants: {known}")
-    return found.with_options(**options) if options else found
+    return CATALOGUE.find(name, **options)
 
 
 __all__ = [
     "CAMBODIAN",
+    "CATALOGUE",
     "KAROUK",
     "MAKRUK",
     "OPTIONS",

@@ -23,12 +23,11 @@ Decisions where RULES.md leaves a point open (each tested):
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..errors import VariantError
+from ..rulesets import Catalogue, Option, apply_options
 
 
 class CaptureRule(StrEnum):
@@ -110,50 +109,29 @@ class AlquerqueVariant:
 
         :raises VariantError: for an unknown option, one of the other rule set, or a bad value.
         """
-        fields = {field.name: field for field in dataclasses.fields(self)}
-        changes: dict[str, object] = {}
-        for key, value in options.items():
-            if key not in OPTIONS:
-                raise VariantError(f"unknown option {key!r}; options: {', '.join(sorted(OPTIONS))}")
-            if key in BELL_ONLY and not self.bell:
-                raise VariantError(f"option {key!r} is one of Bell's rules: use 'alquerque-bell'")
-            kind = fields[key].type
-            default = getattr(self, key)
-            if isinstance(default, StrEnum):
-                try:
-                    changes[key] = type(default)(value)
-                except ValueError:
-                    allowed = ", ".join(repr(m.value) for m in type(default))
-                    raise VariantError(
-                        f"option {key}={value!r}: expected one of {allowed}"
-                    ) from None
-            elif isinstance(default, bool):
-                if not isinstance(value, bool):
-                    raise VariantError(f"option {key}={value!r}: expected True or False")
-                changes[key] = value
-            else:
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise VariantError(
-                        f"option {key}={value!r}: expected a whole number >= 0 ({kind})"
-                    )
-                changes[key] = value
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        return apply_options(self, OPTIONS, options)
 
 
-OPTIONS = (
-    "capture_rule",
-    "huff_target",
-    "chain_continuation",
-    "bell_capture_directions",
-    "no_return",
-    "no_return_scope",
-    "alquerque_kings",
-    "first_player",
-    "no_capture_limit",
-    "no_capture_adjudication",
-    "bell_scoring",
-)
-BELL_ONLY = ("bell_capture_directions", "no_return", "no_return_scope", "bell_scoring")
+def _is_bell(game: AlquerqueVariant) -> bool:
+    return game.bell
+
+
+_BELL_ONLY = "it is one of Bell's rules: use 'alquerque-bell'"
+
+OPTIONS: dict[str, Option] = {
+    "capture_rule": Option(CaptureRule),
+    "huff_target": Option(HuffTarget),
+    "chain_continuation": Option(ChainContinuation),
+    "bell_capture_directions": Option(CaptureDirections, _is_bell, _BELL_ONLY),
+    "no_return": Option(NoReturn, _is_bell, _BELL_ONLY),
+    "no_return_scope": Option(NoReturnScope, _is_bell, _BELL_ONLY),
+    "alquerque_kings": Option(bool),
+    "first_player": Option(FirstPlayer),
+    "no_capture_limit": Option(int),
+    "no_capture_adjudication": Option(NoCaptureAdjudication),
+    "bell_scoring": Option(BellScoring, _is_bell, _BELL_ONLY),
+}
+BELL_ONLY = tuple(name for name, option in OPTIONS.items() if option.applies is _is_bell)
 
 ALFONSO = AlquerqueVariant(
     name="alquerque",
@@ -168,11 +146,8 @@ BELL = AlquerqueVariant(
     aliases=("alquerque bell", "bell"),
     bell=True,
 )
-GAMES = {game.name: game for game in (ALFONSO, BELL)}
-
-
-def _normalise(name: str) -> str:
-    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+CATALOGUE: Catalogue[AlquerqueVariant] = Catalogue("Alquerque game", (ALFONSO, BELL), OPTIONS)
+GAMES = CATALOGUE.rule_sets
 
 
 def find_game(name: str | AlquerqueVariant, **options: Any) -> AlquerqueVariant:
@@ -180,25 +155,9 @@ def find_game(name: str | AlquerqueVariant, **options: Any) -> AlquerqueVariant:
 
     :raises VariantError: for an unknown name or option.
     """
-    game: AlquerqueVariant | None = None
-    if isinstance(name, AlquerqueVariant):
-        game = name
-    elif isinstance(name, str):
-        key = _normalise(name)
-        for candidate in GAMES.values():
-            if key in {_normalise(a) for a in (candidate.name, *candidate.aliases)}:
-                game = candidate
-    if game is None:
-        raise VariantError(f"unknown Alquerque game {name!r}; known: {', '.join(GAMES)}")
-    return game.with_options(**options) if options else game
+    return CATALOGUE.find(name, **options)
 
 
 def is_alquerque_name(name: object) -> bool:
     """Whether ``name`` names one of the Alquerque games."""
-    if isinstance(name, AlquerqueVariant):
-        return True
-    try:
-        find_game(name)  # type: ignore[arg-type]
-    except VariantError:
-        return False
-    return True
+    return CATALOGUE.get(name) is not None
