@@ -113,7 +113,7 @@ def test_alquerque_in_the_terminal() -> None:
     text = "\n".join(output)
     assert "Alquerque (Alfonso X)" in output[0]
     assert "a   b   c   d   e" in text and "| \\ | / | \\ | / |" in text
-    assert "kradan plays " in text and "Alquerque has no counting" in text
+    assert "kradan plays " in text and "Alquerque (Alfonso X) has no counting" in text
     assert "e   d   c   b   a" in text  # flipped
     assert result == "*"
     assert [m.uci() for m in session.board.move_stack][:1] == ["d3c3"]

@@ -1,25 +1,265 @@
-"""Every game kradan plays, behind one door: the chess family (:class:`kradan.Board`) and
-Alquerque (:class:`kradan.alquerque.Board`). Front ends that take a game name (``kradan match``,
-``kradan play``, the players) open boards here instead of choosing the class themselves.
+"""The game registry: every game kradan plays, behind one door.
 
->>> new_board("alquerque-bell").variant.name, new_board("makruk").variant.name
+One :class:`Game` entry per game holds its rules (name, title, aliases and rule options), its
+board class, and each tool's hook for it: the terminal picture, the SVG drawer, PGN move
+reading and writing, the engine's search and the openings a match starts from. Hooks that live
+in higher layers (pictures, PGN, the engine) are named as ``"module:attribute"`` and imported
+on first use, so the rules never import the search. Code that would ask "which game is this?"
+asks the registry instead:
+
+>>> new_board("alquerque-bell").variant.name, new_board("thai").variant.name
 ('alquerque-bell', 'makruk')
+>>> game_of(new_board("ouk")).title
+'Ouk Chatrang'
+
+A new game is a board class that satisfies :class:`GameBoard`, a rule set, and one
+:func:`register` call; ``kradan perft``, ``kradan match``, PGN and SVG then know it.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from . import alquerque
+from .alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
 from .board import Board
-from .variants import find_variant, variant_names
+from .counting import CountAction, CountingState
+from .errors import VariantError
+from .outcome import Outcome
+from .rulesets import Option, RuleSet, normalise_name
+from .variants import OPTIONS as CHESS_OPTIONS
+from .variants import VARIANTS, SetupRule
 
-AnyBoard: TypeAlias = Board | alquerque.Board
+# --- what every board offers --------------------------------------------------------------------
+
+
+class MoveList(Protocol):
+    """A board's legal moves: iterate, count, test membership."""
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, move: object) -> bool: ...
+
+    def count(self) -> int: ...
+
+
+class GameBoard(Protocol):
+    """What every board offers, whatever the game, in python-chess's vocabulary. Moves are
+    the game's own move objects; each has ``uci()``."""
+
+    @property
+    def variant(self) -> Any:
+        """The board's rule set (a :class:`~kradan.rulesets.RuleSet`)."""
+
+    move_stack: list[Any]
+
+    @property
+    def turn(self) -> bool: ...
+
+    @property
+    def fullmove_number(self) -> int: ...
+
+    @property
+    def legal_moves(self) -> MoveList: ...
+
+    def fen(self) -> str: ...
+
+    def set_fen(self, fen: str) -> None: ...
+
+    def is_legal(self, move: Any) -> bool: ...
+
+    def push(self, move: Any) -> None: ...
+
+    def pop(self) -> Any: ...
+
+    def peek(self) -> Any: ...
+
+    def copy(self) -> Any: ...
+
+    def parse_uci(self, text: str) -> Any: ...
+
+    def push_uci(self, text: str) -> Any: ...
+
+    def san(self, move: Any) -> str: ...
+
+    def parse_san(self, text: str) -> Any: ...
+
+    def push_san(self, text: str) -> Any: ...
+
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None: ...
+
+    def result(self, *, claim_draw: bool = False) -> str: ...
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool: ...
+
+    def resign(self, color: bool) -> Outcome: ...
+
+    def agree_draw(self) -> Outcome: ...
+
+    def perft(self, depth: int, *, bulk: bool = True) -> int: ...
+
+    def perft_divide(self, depth: int, *, bulk: bool = True) -> Mapping[Any, int]: ...
+
+
+@runtime_checkable
+class CountingBoard(Protocol):
+    """A board whose players may declare and stop counts (the chess family)."""
+
+    def declare_count(self) -> CountAction: ...
+
+    def stop_count(self) -> CountAction: ...
+
+    def counting_state(self) -> CountingState | None: ...
+
+
+#: any board of any game (kept for older imports; :class:`GameBoard` is the protocol)
+AnyBoard: TypeAlias = GameBoard
+
+# --- the registry -------------------------------------------------------------------------------
+
+#: a hook: the object itself, or ``"package.module:attribute"`` imported on first use
+Hook: TypeAlias = str | Callable[..., Any] | object
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its rules, its board class, and each tool's hook for it.
+
+    Hooks (each a callable or a ``"module:attribute"`` reference):
+
+    * ``text(board, flipped=False, colour=False) -> str``: the terminal picture;
+    * ``svg(board, options, *, lastmove, check, arrows, fill) -> str``: the SVG drawer, called by
+      :func:`kradan.svg.board` with its checked options;
+    * ``pgn``: an object with ``move_text(board, move, notation)`` and
+      ``parse_move(board, text)``; ``None`` writes ``board.san(move)`` and reads
+      ``board.parse_san(text)``;
+    * ``searcher``: the engine's search class, made as ``searcher(hash_mb)``; ``None``: no
+      engine plays the game;
+    * ``openings(game, count) -> list[list[str]]``: a match's start lines as UCI moves;
+      ``None``: every line of two plies.
+    """
+
+    #: the default rules; the name, title and aliases are the rule set's
+    rules: RuleSet
+    #: makes boards: ``board(text, variant=rules)`` (``text`` ``None``: the start)
+    board: Callable[..., GameBoard]
+    #: the rule options the game takes
+    options: Mapping[str, Option] = field(default_factory=dict)
+    text: Hook = None
+    svg: Hook = None
+    pgn: Hook = None
+    searcher: Hook = None
+    openings: Hook = None
+    #: whether engines outside kradan (over UCI or XBoard) play it
+    external_engines: bool = False
+    #: the notations ``board.san(move, notation)`` takes, the first the default
+    notations: tuple[str, ...] = ("san",)
+
+    @property
+    def name(self) -> str:
+        """The canonical name (``UCI_Variant``, PGN ``[Variant]``)."""
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        """The name people use."""
+        return self.rules.title
+
+    def rules_with(self, **options: Any) -> Any:
+        """The game's rule set with ``options`` set.
+
+        :raises VariantError: for an unknown option or a bad value.
+        """
+        return self.rules.with_options(**options) if options else self.rules
+
+    def new_board(self, text: str | None = None, **options: Any) -> GameBoard:
+        """A board of this game at ``text`` (its FEN or position text), or at the start.
+
+        :raises VariantError: for a bad option; :raises InvalidFenError: for a bad position.
+        """
+        return self.board(text, variant=self.rules_with(**options))
+
+    def hook(self, name: str) -> Any:
+        """The hook ``name`` (see the class docstring), imported on first use; ``None`` when
+        the game has none."""
+        value = getattr(self, name)
+        if not isinstance(value, str):
+            return value
+        module, _, attribute = value.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def option_defaults(self) -> dict[str, object]:
+        """Each option's value in the default rules."""
+        return {name: getattr(self.rules, name) for name in self.options}
+
+
+_GAMES: dict[str, Game] = {}
+_NAMES: dict[str, Game] = {}
+
+
+def _keys(game: Game) -> list[str]:
+    names = (game.name, game.title, *game.rules.aliases)
+    keys = [normalise_name(name) for name in names]
+    return [*keys, *(key.replace(" ", "") for key in keys)]
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry; every tool that takes a game name then knows it.
+
+    :raises VariantError: when one of its names is taken by another game.
+    """
+    for key in _keys(game):
+        other = _NAMES.get(key)
+        if other is not None and other.name != game.name:
+            raise VariantError(f"the name {key!r} of {game.name!r} is taken by {other.name!r}")
+    _GAMES[game.name] = game
+    for key in _keys(game):
+        _NAMES[key] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove the game called ``name`` (its canonical name) from the registry."""
+    game = _GAMES.pop(name, None)
+    if game is not None:
+        for key in _keys(game):
+            if _NAMES.get(key) is game:
+                del _NAMES[key]
+
+
+def find_game(name: str | RuleSet) -> Game:
+    """The game called ``name`` (any name or alias, any case; or a rule set).
+
+    :raises VariantError: for a name no game answers to, listing the known ones.
+    """
+    if not isinstance(name, str):
+        found = _GAMES.get(getattr(name, "name", ""))
+    else:
+        key = normalise_name(name)
+        found = _NAMES.get(key) or _NAMES.get(key.replace(" ", ""))
+    if found is None:
+        raise VariantError(f"unknown variant {name!r}; known variants: {', '.join(game_names())}")
+    return found
+
+
+def game_of(board: GameBoard) -> Game:
+    """The game ``board`` is a board of."""
+    return find_game(board.variant.name)
 
 
 def game_names() -> list[str]:
-    """The names of every game: the chess variants, then the Alquerque games."""
-    return [*variant_names(), *alquerque.GAMES]
+    """The canonical names of every game, in the order they were registered."""
+    return list(_GAMES)
+
+
+def games() -> list[Game]:
+    """Every registered game."""
+    return list(_GAMES.values())
 
 
 def canonical_name(name: str) -> str:
@@ -27,26 +267,70 @@ def canonical_name(name: str) -> str:
 
     :raises VariantError: for a name no game answers to.
     """
-    if alquerque.is_alquerque_name(name):
-        return alquerque.find_game(name).name
-    return find_variant(name).name
+    return find_game(name).name
 
 
-def new_board(name: str, text: str | None = None, **options: Any) -> AnyBoard:
+def new_board(name: str, text: str | None = None, **options: Any) -> GameBoard:
     """A board of the game called ``name``, at ``text`` (a FEN or Alquerque position text) or
     the start; ``options`` are the game's rule options.
 
     :raises VariantError: for an unknown game or option;
     :raises InvalidFenError: for a malformed position.
     """
-    if alquerque.is_alquerque_name(name):
-        return alquerque.Board(text, variant=name, **options)
-    return Board(text, variant=name, **options)
+    return find_game(name).new_board(text, **options)
 
 
-def is_alquerque(board: object) -> bool:
-    """Whether ``board`` is an Alquerque board."""
-    return isinstance(board, alquerque.Board)
+# --- the games kradan ships ---------------------------------------------------------------------
+
+_CHESS_NOTATIONS = ("san", "lan", "thai", "thai_lan")
+
+for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
+    register(
+        Game(
+            rules=_variant,
+            board=Board,
+            options=CHESS_OPTIONS,
+            text="kradan.cli.render:chess_text",
+            svg="kradan.svg.chess:draw",
+            pgn="kradan.pgn.moves:CHESS_MOVES",
+            searcher="kradan.engine.search:Searcher",
+            openings=(
+                "kradan.match:setup_openings"
+                if _variant.setup is SetupRule.DROPS
+                else "kradan.match:quiet_openings"
+            ),
+            external_engines=True,
+            notations=_CHESS_NOTATIONS,
+        )
+    )
+
+for _game in alquerque.GAMES.values():
+    register(
+        Game(
+            rules=_game,
+            board=alquerque.Board,
+            options=ALQUERQUE_OPTIONS,
+            text="kradan.cli.render:alquerque_text",
+            svg="kradan.svg.alquerque:draw",
+            pgn="kradan.pgn.moves:ALQUERQUE_MOVES",
+            searcher="kradan.engine.alquerque:AlquerqueSearcher",
+        )
+    )
 
 
-__all__ = ["AnyBoard", "canonical_name", "game_names", "is_alquerque", "new_board"]
+__all__ = [
+    "AnyBoard",
+    "CountingBoard",
+    "Game",
+    "GameBoard",
+    "Hook",
+    "MoveList",
+    "canonical_name",
+    "find_game",
+    "game_names",
+    "game_of",
+    "games",
+    "new_board",
+    "register",
+    "unregister",
+]

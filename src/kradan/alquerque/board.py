@@ -121,6 +121,7 @@ class Board:
         return write_text(self._state)
 
     fen = text
+    set_fen = set_text
 
     @property
     def _state(self) -> np.ndarray:
@@ -289,6 +290,21 @@ class Board:
         return move
 
     parse_move = parse_uci
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move written ``text`` as PGN and people write it (``c2-c3``, ``b3xd3xd5``,
+        ``hc3,b2-c3``, UCI strings too); trailing ``!``, ``?``, ``+`` and ``#`` are ignored.
+
+        :raises InvalidMoveError: for text that is not a move;
+        :raises IllegalMoveError: explaining why it is not legal here.
+        """
+        return self.parse_uci(text.rstrip("!?+#"))
+
+    def push_san(self, text: str) -> Move:
+        """Parse a move as :meth:`parse_san` does, play it and return it."""
+        move = self.parse_san(text)
+        self.push(move)
+        return move
 
     def push_uci(self, text: str) -> Move:
         move = self.parse_uci(text)

@@ -6,10 +6,9 @@ import argparse
 import time
 from typing import Any
 
-from .. import alquerque
 from .._core.warmup import announce_compilation
 from ..board import Board
-from ..variants import find_variant, variant_names
+from ..games import game_names, new_board
 
 MAX_DEPTH = 12
 
@@ -32,8 +31,7 @@ def add_parser(commands: Any) -> None:
         epilog="Examples: kradan perft makruk 5 | kradan perft makruk 3 --divide "
         "--fen '4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1'",
     )
-    games = ", ".join([*variant_names(), *alquerque.GAMES])
-    parser.add_argument("variant", help=f"game name ({games})")
+    parser.add_argument("variant", help=f"game name ({', '.join(game_names())})")
     parser.add_argument("depth", type=_depth, help=f"plies to search (0..{MAX_DEPTH})")
     parser.add_argument(
         "--fen", help="start from this position (FEN, or Alquerque's position text) instead"
@@ -50,11 +48,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    board: Board | alquerque.Board
-    if alquerque.is_alquerque_name(args.variant):
-        board = alquerque.Board(args.fen, variant=args.variant)
-    else:
-        board = Board(args.fen, variant=find_variant(args.variant))
+    board = new_board(args.variant, args.fen)
     bulk = not args.no_bulk
     board.perft(1)  # compile (first run) or load the kernel before the clock starts
     start = time.perf_counter()
@@ -66,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         print()
     else:
         threads = max(1, args.threads)
-        if isinstance(board, Board):
+        if threads > 1 and isinstance(board, Board):  # the chess kernel shares out its tree
             nodes = board.perft(args.depth, bulk=bulk, threads=threads)
         else:
             nodes = board.perft(args.depth, bulk=bulk)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .. import alquerque
 from .._core.warmup import announce_compilation
 from ..games import AnyBoard, game_names, new_board
+from .render import text_board
 
 if TYPE_CHECKING:
     from ..pgn import Game
@@ -120,26 +120,6 @@ def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyB
     if not 0 <= ply < len(nodes):
         raise PgnError(f"game {number} of {path!r} has {len(nodes) - 1} plies, not {ply}")
     return nodes[ply].board()
-
-
-def text_board(board: AnyBoard, *, flipped: bool = False, colour: bool = False) -> str:
-    """The terminal picture of ``board`` (as ``kradan play`` draws it), with the pieces in hand
-    during Sittuyin's setup."""
-    from .play import render_alquerque, render_chess
-
-    if isinstance(board, alquerque.Board):
-        return render_alquerque(board, flipped)
-    lines = [render_chess(board, flipped, colour)]
-    for color, side in ((True, "White"), (False, "Black")):
-        hand = board.hand(color)
-        if hand:
-            from ..pieces import Piece
-
-            letters = " ".join(
-                f"{Piece(kind, color).symbol()}x{count}" for kind, count in hand.items()
-            )
-            lines.append(f"  {side} in hand: {letters}")
-    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:

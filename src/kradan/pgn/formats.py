@@ -16,7 +16,7 @@ from typing import Any
 
 from ..board import Board
 from ..errors import KradanError, PgnError
-from ..games import AnyBoard, new_board
+from ..games import AnyBoard, game_of, new_board
 from .moves import move_text
 from .tree import AnyMove, Game, GameNode, apply_count_actions, position_text
 from .visitor import StringExporter
@@ -29,7 +29,7 @@ def positions(game: Game) -> list[str]:
     board = game.board()
     texts = [position_text(board)]
     for node in game.mainline():
-        board.push(node.move)  # type: ignore[arg-type]
+        board.push(node.move)
         apply_count_actions(board, node.count_actions)
         texts.append(position_text(board))
     return texts
@@ -43,7 +43,7 @@ def _linking_step(board: AnyBoard, target: str) -> tuple[AnyMove, list[str]] | N
         action_sets += [["declare"], ["stop"]]
     moves: list[AnyMove] = list(board.legal_moves)
     for move in moves:
-        board.push(move)  # type: ignore[arg-type]
+        board.push(move)
         try:
             for actions in action_sets:
                 candidate = board.copy() if actions else board
@@ -86,7 +86,7 @@ def game_from_positions(texts: Sequence[str], variant: str, **options: Any) -> G
                 f"{number - 1} {position_text(board)!r}"
             )
         move, actions = step
-        board.push(move)  # type: ignore[arg-type]
+        board.push(move)
         apply_count_actions(board, actions)
         node = node._add_unchecked(move)
         node.count_actions.extend(actions)
@@ -97,7 +97,7 @@ def game_from_positions(texts: Sequence[str], variant: str, **options: Any) -> G
 def uci_line(game: Game) -> str:
     """The main line as the arguments of UCI's ``position`` command."""
     board = game.board()
-    start = type(board)(variant=board.variant)  # type: ignore[arg-type]
+    start = game_of(board).board(None, variant=board.variant)
     head = (
         "startpos"
         if position_text(board) == position_text(start)
@@ -135,7 +135,7 @@ def game_from_uci(line: str, variant: str) -> Game:
             move = board.parse_uci(word)
         except (KradanError, ValueError) as error:
             raise PgnError(f"move {number} {word!r} of UCI line: {error}") from error
-        board.push(move)  # type: ignore[arg-type]
+        board.push(move)
         node = node._add_unchecked(move)
     game.headers["Result"] = board.result(claim_draw=True)
     return game

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 from .. import alquerque
 from .._core import layout as L
 from ..board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..games import AnyBoard
+from ..games import AnyBoard, game_of
 from ..move import Move
 from ..pieces import PAWN, PIECE_SYMBOLS, PieceType
 from ..variants import PromotionRule
@@ -30,20 +31,76 @@ _UCI = re.compile(r"[a-h][1-8][a-h][1-8][a-z]?")
 
 def move_text(board: AnyBoard, move: AnyMove, notation: str = "san") -> str:
     """``move`` as a PGN move token on ``board`` (``notation`` ``san``, ``lan``, ``thai`` or
-    ``thai_lan`` for the chess family; Alquerque has one notation).
+    ``thai_lan`` for the chess family; Alquerque has one notation), by the game's PGN hook.
 
     :raises IllegalMoveError: when the move is not legal on ``board``.
     """
-    if isinstance(board, alquerque.Board):
-        assert isinstance(move, alquerque.Move)
+    moves = game_of(board).hook("pgn")
+    if moves is None:
+        return board.san(move)
+    text: str = moves.move_text(board, move, notation)
+    return text
+
+
+def parse_move(board: AnyBoard, text: str) -> Any:
+    """The legal move a PGN token names on ``board``, by the game's PGN hook.
+
+    :raises InvalidMoveError: for text that is no move;
+    :raises IllegalMoveError: when it names no legal move;
+    :raises AmbiguousMoveError: when it fits several.
+    """
+    moves = game_of(board).hook("pgn")
+    if moves is None:
+        return board.parse_san(text)
+    return moves.parse_move(board, text)
+
+
+class AlquerqueMoves:
+    """Alquerque's PGN moves: ``c2-c3``, ``b3xd3xd5``, and ``hc3,b2-c3`` for a huff first."""
+
+    @staticmethod
+    def move_text(board: alquerque.Board, move: alquerque.Move, notation: str = "san") -> str:
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.text()!r}")
         text = move.readable()
         if move.huff is not None:
             text = f"h{alquerque.point_name(move.huff)},{text.split(') ', 1)[1]}"
         return text
-    assert isinstance(move, Move)
-    return board.san(move, notation)
+
+    @staticmethod
+    def parse_move(board: alquerque.Board, text: str) -> alquerque.Move:
+        return board.parse_san(text)
+
+
+class ChessMoves:
+    """The chess family's PGN moves: SAN (or Thai SAN) written; SAN, long algebraic, Thai SAN,
+    UCI strings and cutechess's short Sittuyin promotion read."""
+
+    @staticmethod
+    def move_text(board: Board, move: Move, notation: str = "san") -> str:
+        return board.san(move, notation)
+
+    @staticmethod
+    def parse_move(board: Board, text: str) -> Move:
+        fast = _fast_san(board, text)
+        if fast is not None:
+            return fast
+        try:
+            return board.parse_san(text)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            if _UCI.fullmatch(text):
+                try:
+                    return board.parse_uci(text)
+                except ValueError:
+                    pass
+            short = _short_promotion(board, text)
+            if short is not None:
+                return short
+            raise error
+
+
+ALQUERQUE_MOVES = AlquerqueMoves()
+CHESS_MOVES = ChessMoves()
 
 
 @cache
@@ -71,9 +128,9 @@ def _fast_san(board: Board, text: str) -> Move | None:
     promotion_optional = board.variant.promotion is PromotionRule.ON_ENTRY and not promo
     want_file = ord(file) - 97 if file else -1
     want_rank = ord(rank) - 49 if rank else -1
-    squares = board._info[L.I_BOARD : L.I_BOARD + 64].tolist()
     found = -1
-    for code in board._legal_codes():
+    codes = board.legal_codes()
+    for code in codes:
         if code & L.MOVE_TO_MASK != to_square:
             continue
         kind = (code >> L.MOVE_KIND_SHIFT) & L.MOVE_KIND_MASK
@@ -89,38 +146,13 @@ def _fast_san(board: Board, text: str) -> Move | None:
             promoted = piece_types[(code >> L.MOVE_PIECE_SHIFT) & L.MOVE_PIECE_MASK]
             if (promoted if promotes else None) != promotion:
                 continue
-        if piece_types[(squares[frm] & 7) - 1] != wanted:
+        piece = board.piece_at(frm)
+        if piece is None or piece.piece_type != wanted:
             continue
         if found >= 0:
             return None
         found = code
-    return board._codec.decode(found) if found >= 0 else None
-
-
-def parse_move(board: AnyBoard, text: str) -> AnyMove:
-    """The legal move a PGN token names on ``board``.
-
-    :raises InvalidMoveError: for text that is no move;
-    :raises IllegalMoveError: when it names no legal move;
-    :raises AmbiguousMoveError: when it fits several.
-    """
-    if isinstance(board, alquerque.Board):
-        return board.parse_uci(text.rstrip("!?+#"))
-    fast = _fast_san(board, text)
-    if fast is not None:
-        return fast
-    try:
-        return board.parse_san(text)
-    except (InvalidMoveError, IllegalMoveError) as error:
-        if _UCI.fullmatch(text):
-            try:
-                return board.parse_uci(text)
-            except ValueError:
-                pass
-        short = _short_promotion(board, text)
-        if short is not None:
-            return short
-        raise error
+    return board.decode_move(found) if found >= 0 else None
 
 
 def _short_promotion(board: Board, text: str) -> Move | None:
@@ -132,7 +164,7 @@ def _short_promotion(board: Board, text: str) -> Move | None:
     letter = match.group(2).lower()
     moves = [
         move
-        for move in board._legal_move_list()
+        for move in board.legal_moves
         if move.promotion is not None
         and move.to_square == target
         and PIECE_SYMBOLS[move.promotion] == letter
@@ -140,4 +172,11 @@ def _short_promotion(board: Board, text: str) -> Move | None:
     return moves[0] if len(moves) == 1 else None
 
 
-__all__ = ["move_text", "parse_move"]
+__all__ = [
+    "ALQUERQUE_MOVES",
+    "CHESS_MOVES",
+    "AlquerqueMoves",
+    "ChessMoves",
+    "move_text",
+    "parse_move",
+]

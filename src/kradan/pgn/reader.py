@@ -111,7 +111,7 @@ class _Reader:
             self.skip_from = self.depth
             return
         self.visitor.visit_move(board, move)
-        board.push(move)  # type: ignore[arg-type]
+        board.push(move)
         self.moved[-1] = True
         if nag is not None:
             self.visitor.visit_nag(nag)

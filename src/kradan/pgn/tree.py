@@ -11,13 +11,12 @@ from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .. import alquerque
-from ..alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
 from ..board import Board
 from ..counting import CountAction
 from ..errors import IllegalMoveError, KradanError, PgnError
-from ..games import AnyBoard, canonical_name, is_alquerque, new_board
+from ..games import AnyBoard, canonical_name, game_of, new_board
 from ..move import Move
-from ..variants import OPTIONS, find_variant
+from ..rulesets import option_text
 
 if TYPE_CHECKING:
     from .visitor import BaseVisitor
@@ -74,31 +73,15 @@ class Headers(MutableMapping[str, str]):
         return f"Headers({dict(self)!r})"
 
 
-def _option_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, tuple):
-        return ",".join(value)
-    return str(value)
-
-
 def options_text(board: AnyBoard) -> str:
     """The board's rule options that differ from its game's defaults, as ``key=value`` words
     (the value of the ``[VariantOptions]`` header); empty for the defaults."""
-    variant = board.variant
-    if is_alquerque(board):
-        names: Iterable[str] = ALQUERQUE_OPTIONS
-        base: Any = alquerque.find_game(variant.name)
-    else:
-        names = OPTIONS
-        base = find_variant(variant.name)
+    defaults = game_of(board).option_defaults()
     words = []
-    for name in names:
-        value = getattr(variant, name)
-        if value != getattr(base, name):
-            words.append(f"{name}={_option_text(value)}")
+    for name, default in defaults.items():
+        value = getattr(board.variant, name)
+        if value != default:
+            words.append(f"{name}={option_text(value)}")
     return " ".join(words)
 
 
@@ -209,7 +192,7 @@ class GameNode:
         board = game.board()
         for node in nodes[1:]:
             assert node.move is not None
-            board.push(node.move)  # type: ignore[arg-type]
+            board.push(node.move)
             apply_count_actions(board, node.count_actions)
         return board
 
@@ -275,7 +258,7 @@ class GameNode:
         :raises IllegalMoveError: when ``move`` is not legal here.
         """
         board = self.board()
-        if not board.is_legal(move):  # type: ignore[arg-type]
+        if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move.uci()!r} in {position_text(board)!r}")
         return self._add_unchecked(move, comment, starting_comment, nags)
 
@@ -333,11 +316,11 @@ class GameNode:
                 side._visit_move(board, visitor)
                 side._visit_after(visitor)
                 after = board.copy()
-                after.push(side.move)  # type: ignore[arg-type]
+                after.push(side.move)
                 apply_count_actions(after, side.count_actions)
                 side._accept_children(after, visitor)
                 visitor.end_variation()
-            board.push(main.move)  # type: ignore[arg-type]
+            board.push(main.move)
             apply_count_actions(board, main.count_actions)
             main = main.next()
 
@@ -428,7 +411,7 @@ class Game(GameNode):
         key = tuple((tag, self.headers.get(tag, "")) for tag in ("Variant", OPTIONS_TAG, "FEN"))
         if self._start is None or self._start[0] != key:
             self._start = (key, start_board(self.headers))
-        board = self._start[1].copy()
+        board: AnyBoard = self._start[1].copy()
         apply_count_actions(board, self.count_actions)
         return board
 
@@ -444,7 +427,7 @@ class Game(GameNode):
             self.headers[OPTIONS_TAG] = options
         else:
             self.headers.pop(OPTIONS_TAG, None)
-        start = type(root)(variant=board.variant)  # type: ignore[arg-type]
+        start = type(root)(variant=board.variant)
         position = position_text(root)
         if position != position_text(start):
             self.headers["SetUp"] = "1"
@@ -506,7 +489,7 @@ class Game(GameNode):
 
 def position_text(board: AnyBoard) -> str:
     """The FEN (chess family) or position text (Alquerque) of ``board``."""
-    return board.text() if isinstance(board, alquerque.Board) else board.fen()
+    return board.fen()
 
 
 def apply_count_actions(board: AnyBoard, kinds: Iterable[str]) -> None:

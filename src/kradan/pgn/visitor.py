@@ -44,7 +44,8 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
 
         :raises ValueError: when the token names no legal move.
         """
-        return parse_move(board, text)
+        move: AnyMove = parse_move(board, text)
+        return move
 
     def visit_move(self, board: AnyBoard, move: AnyMove) -> None:
         """A move, with the position before it (do not change ``board``)."""

@@ -25,12 +25,10 @@ from os import PathLike
 from typing import Literal, TypeAlias
 
 from .. import alquerque as _alquerque
-from ..board import Board
-from ..errors import KradanError
+from ..errors import KradanError, VariantError
+from ..games import GameBoard, game_of
 from ..move import Move
 from ..pieces import Piece
-from . import alquerque as _alquerque_svg
-from . import chess as _chess_svg
 from ._common import (
     DEFAULT_COLORS,
     Arrow,
@@ -51,7 +49,7 @@ class PngUnavailableError(KradanError, ImportError):
 
 
 def board(
-    board: Board | _alquerque.Board,
+    board: GameBoard,
     *,
     size: int | None = 400,
     flipped: bool = False,
@@ -63,7 +61,7 @@ def board(
     fill: Mapping[SquareLike, str] | None = None,
     colors: Mapping[str, str] | None = None,
 ) -> str:
-    """The SVG text of ``board`` (a chess-family or an Alquerque board).
+    """The SVG text of ``board``, drawn by its game's ``svg`` hook (see :mod:`kradan.games`).
 
     :param size: width in pixels (the height follows); ``None`` leaves the size to the viewer.
     :param flipped: Black's view: a1 at the top right.
@@ -83,11 +81,14 @@ def board(
     """
     options = check_options(size, flipped, coordinates, labels, colors)
     marks = {"lastmove": lastmove, "check": check}
-    if isinstance(board, _alquerque.Board):
-        return _alquerque_svg.draw(board, options, **marks, arrows=arrows, fill=fill or {})
-    if isinstance(board, Board):
-        return _chess_svg.draw(board, options, **marks, arrows=arrows, fill=fill or {})
-    raise InvalidSvgOptionError(f"cannot draw {board!r}: expected a kradan or Alquerque Board")
+    try:
+        draw = game_of(board).hook("svg")
+    except (AttributeError, VariantError):
+        draw = None
+    if draw is None:
+        raise InvalidSvgOptionError(f"cannot draw {board!r}: its game has no SVG drawer")
+    text: str = draw(board, options, **marks, arrows=arrows, fill=fill or {})
+    return text
 
 
 def piece(piece: Piece, *, size: int | None = 50) -> str:
