@@ -12,7 +12,7 @@ from kradan import Board, pgn
 from kradan.cli.main import main
 from kradan.engine import Limit
 from kradan.engine.annotate import annotate, eval_text, score_value
-from kradan.engine.search import Score
+from kradan.engine.types import Score
 
 
 def test_scores_become_one_number_and_lichess_eval_text() -> None:

@@ -11,8 +11,8 @@ import pytest
 from kradan.alquerque import Board
 from kradan.alquerque import _kernel as K
 from kradan.engine import Limit
-from kradan.engine import _alquerque_search as A
 from kradan.engine.alquerque import AlquerqueSearcher
+from kradan.engine.kernels import alquerque_search as A
 from kradan.match import GameTask, TimeControl, default_openings, play_game
 from kradan.players import KradanPlayer, PlayerSpecError, make_player
 

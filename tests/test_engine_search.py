@@ -9,7 +9,7 @@ import pytest
 
 from kradan import Board
 from kradan.engine import Limit, Score, Searcher
-from kradan.engine import _search as S
+from kradan.engine.kernels import search as S
 from kradan.engine.levels import MAX_LEVEL, level_limit, pick_move
 
 
@@ -161,7 +161,7 @@ def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
 
 
 def _static(fen: str) -> int:
-    from kradan.engine.evaluate import evaluate
+    from kradan.engine.kernels.evaluate import evaluate
 
     board = Board(fen)
     return int(evaluate(board._bbs, board._info))

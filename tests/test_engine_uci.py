@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from kradan import Board, Move
-from kradan.engine.uci import UciEngine
+from kradan.engine.protocol.uci import UciEngine
 
 from .protocol_session import Session as ProtocolSession
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from kradan import Board, Move
-from kradan.engine.xboard import XBoardEngine
+from kradan.engine.protocol.xboard import XBoardEngine
 
 from .protocol_session import Session as ProtocolSession
 

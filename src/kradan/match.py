@@ -18,7 +18,7 @@ from typing import Any
 
 from . import alquerque
 from .board import Board
-from .engine.search import Limit
+from .engine.types import Limit
 from .errors import KradanError
 from .games import canonical_name, new_board
 from .pgn import game_text

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from . import alquerque
 from .board import Board
-from .engine.client import EngineError, PlayResult, UciClient, XBoardClient
+from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
-from .engine.search import Limit, SearchInfo
-from .engine.searchers import GameSearch, Searchers
+from .engine.searchers import Searchers
+from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
 from .errors import KradanError
 from .games import AnyBoard, new_board
 

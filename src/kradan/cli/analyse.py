@@ -50,7 +50,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
-    from ..engine.search import Limit
+    from ..engine.types import Limit
 
     if args.depth is not None:
         if not 1 <= args.depth <= 60:

@@ -96,7 +96,7 @@ class TerminalGame:
 
     def run(self) -> str:
         """Play until the game ends or the player leaves; returns the result."""
-        from ..engine.search import Limit
+        from ..engine.types import Limit
         from ..outcome import Outcome
 
         side = "White" if self.human else "Black"
@@ -130,7 +130,7 @@ class TerminalGame:
 
     def command(self, line: str) -> str | None:
         """Carry out one line of input; returns a result when the game is over."""
-        from ..engine.search import Limit
+        from ..engine.types import Limit
         from ..errors import KradanError
 
         word = line.lower()
@@ -198,7 +198,7 @@ class TerminalGame:
         self.write(self.render() if undone else "nothing to take back")
 
     def _draw(self) -> str | None:
-        from ..engine.search import Limit
+        from ..engine.types import Limit
 
         claim = self.board.outcome(claim_draw=True)
         if claim is not None and claim.winner is None:

@@ -21,6 +21,6 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()  # first run only, on stderr: stdout belongs to the protocol
-    from ..engine import uci
+    from ..engine.protocol import uci
 
     return uci.run()

@@ -21,6 +21,6 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    from ..engine import xboard
+    from ..engine.protocol import xboard
 
     return xboard.run()

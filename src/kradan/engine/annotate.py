@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from ..games import AnyBoard
 from ..pgn import Game
 from ..pgn.tree import apply_count_actions
-from .search import Limit, Score
 from .searchers import Searchers
+from .types import MATE_VALUE, Limit, Score
 
-MATE_VALUE = 100_000
 #: centipawn losses that earn ?!, ? and ??
 INACCURACY, MISTAKE, BLUNDER = 60, 150, 300
 NAG_INACCURACY, NAG_MISTAKE, NAG_BLUNDER = 6, 2, 4
@@ -26,10 +25,8 @@ BEST_LINE_PLIES = 8
 
 
 def score_value(score: Score) -> int:
-    """A score as one number for the side to move: centipawns, mates far beyond any material."""
-    if score.mate is not None:
-        return MATE_VALUE - score.mate if score.mate > 0 else -MATE_VALUE - score.mate
-    return score.cp or 0
+    """A score as one number for the side to move (:attr:`Score.value`)."""
+    return score.value
 
 
 def eval_text(score: Score, white_to_move: bool) -> str:
@@ -91,7 +88,7 @@ def annotate(
     for index, node in enumerate(nodes[1:], start=1):
         if progress is not None:
             progress(index, len(nodes))
-        board.push(node.move)  # type: ignore[arg-type]
+        board.push(node.move)
         apply_count_actions(board, node.count_actions)
         turns.append(bool(board.turn))
         analyses.append(_analyse(board, searchers, limit))

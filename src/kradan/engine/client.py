@@ -16,29 +16,18 @@ import queue
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
 from types import TracebackType
 
 from ..board import Board
 from ..errors import KradanError
 from ..move import Move
-from .search import Limit
+from .types import Limit, PlayResult
 
 __all__ = ["EngineError", "PlayResult", "UciClient", "XBoardClient"]
 
 
 class EngineError(KradanError, RuntimeError):
     """An external engine died, timed out or broke its protocol."""
-
-
-@dataclass
-class PlayResult:
-    """An engine's answer: its move, and what it said about the position while thinking."""
-
-    move: Move | None
-    info: dict[str, object] = field(default_factory=dict)
-    resigned: bool = False
-    draw_offered: bool = False
 
 
 class _Process:

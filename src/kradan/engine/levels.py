@@ -12,9 +12,8 @@ import math
 import random
 from typing import cast
 
-from ..alquerque.board import Board as AlquerqueBoard
-from ..board import Board
-from .search import Limit, MoveT, SearchInfo
+from ..games import GameBoard
+from .types import Limit, MoveT, SearchInfo
 
 MAX_LEVEL = 20
 
@@ -36,13 +35,11 @@ def level_limit(level: int, limit: Limit) -> Limit:
 
 
 def _value(info: SearchInfo[MoveT]) -> float:
-    if info.score.mate is not None:
-        return 10_000.0 if info.score.mate > 0 else -10_000.0
-    return float(info.score.cp or 0)
+    return float(info.score.value)
 
 
 def pick_move(
-    board: Board | AlquerqueBoard, lines: list[SearchInfo[MoveT]], level: int, rng: random.Random
+    board: GameBoard, lines: list[SearchInfo[MoveT]], level: int, rng: random.Random
 ) -> MoveT | None:
     """The move to play from the best ``lines`` (best first) at ``level``."""
     candidates = [line for line in lines if line.pv]

@@ -1,39 +1,32 @@
-"""One search per family of games, chosen by the board it is given: :class:`Searcher` for the
-chess family, :class:`AlquerqueSearcher` for Alquerque (made on first use). Front ends that
-play any game (players, ``kradan uci``) hold a :class:`Searchers`."""
+"""One engine instance's searches, one per game family, each made on first use. Front ends that
+play any game (players, ``kradan uci``, ``kradan xboard``, analysis) hold a :class:`Searchers`.
+
+The searcher classes are named by lazy references (``"module:Class"``), so importing this module
+loads no compiled search; :func:`searcher_reference` is the one place that picks a game's.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Protocol
+import importlib
+from typing import cast
 
 from ..alquerque.board import Board as AlquerqueBoard
-from .alquerque import AlquerqueSearcher
-from .search import Limit, Searcher, SearchInfo, SearchResult
+from .types import GameSearch, Limit
+
+CHESS_SEARCHER = "kradan.engine.chess:Searcher"
+ALQUERQUE_SEARCHER = "kradan.engine.alquerque:AlquerqueSearcher"
 
 
-class GameSearch(Protocol):
-    """What both searches offer (each takes its own game's boards)."""
+def searcher_reference(board: object) -> str:
+    """The lazy reference (``"module:Class"``) to the searcher class that plays ``board``."""
+    return ALQUERQUE_SEARCHER if isinstance(board, AlquerqueBoard) else CHESS_SEARCHER
 
-    def best_move(
-        self, board: Any, limit: Limit | None = None, *, armed: bool = False
-    ) -> SearchResult[Any]: ...
 
-    def search(
-        self, board: Any, limit: Limit | None = None, *, armed: bool = False
-    ) -> Iterator[SearchInfo[Any]]: ...
-
-    def search_multipv(
-        self, board: Any, limit: Limit | None, lines: int, *, armed: bool = False
-    ) -> Iterator[list[SearchInfo[Any]]]: ...
-
-    def arm(self) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def clear(self) -> None: ...
-
-    def resize(self, hash_mb: int) -> None: ...
+def load_searcher(reference: str, hash_mb: int) -> GameSearch:
+    """A new searcher from a ``"module:Class"`` reference, with a ``hash_mb`` megabyte table."""
+    module, _, name = reference.partition(":")
+    searcher_class = getattr(importlib.import_module(module), name)
+    return cast(GameSearch, searcher_class(hash_mb))
 
 
 class Searchers:
@@ -41,19 +34,22 @@ class Searchers:
 
     def __init__(self, hash_mb: int = 16) -> None:
         self.hash_mb = hash_mb
-        self.chess = Searcher(hash_mb)
-        self._alquerque: AlquerqueSearcher | None = None
+        self._made: dict[str, GameSearch] = {}
 
-    def _all(self) -> list[GameSearch]:
-        return [self.chess] if self._alquerque is None else [self.chess, self._alquerque]
+    def _get(self, reference: str) -> GameSearch:
+        searcher = self._made.get(reference)
+        if searcher is None:
+            searcher = self._made[reference] = load_searcher(reference, self.hash_mb)
+        return searcher
+
+    @property
+    def chess(self) -> GameSearch:
+        """The chess family's search."""
+        return self._get(CHESS_SEARCHER)
 
     def for_board(self, board: object) -> GameSearch:
         """The search that plays ``board``'s game."""
-        if not isinstance(board, AlquerqueBoard):
-            return self.chess
-        if self._alquerque is None:
-            self._alquerque = AlquerqueSearcher(self.hash_mb)
-        return self._alquerque
+        return self._get(searcher_reference(board))
 
     def warm(self, board: object) -> None:
         """Compile or load ``board``'s search now, before any clock runs (a short search)."""
@@ -63,17 +59,17 @@ class Searchers:
 
     def stop(self) -> None:
         """Stop whichever search is running."""
-        for searcher in self._all():
+        for searcher in self._made.values():
             searcher.stop()
 
     def clear(self) -> None:
-        for searcher in self._all():
+        for searcher in self._made.values():
             searcher.clear()
 
     def resize(self, hash_mb: int) -> None:
         self.hash_mb = hash_mb
-        for searcher in self._all():
+        for searcher in self._made.values():
             searcher.resize(hash_mb)
 
 
-__all__ = ["GameSearch", "Searchers"]
+__all__ = ["GameSearch", "Searchers", "load_searcher", "searcher_reference"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..alquerque import _kernel as K
+from ...alquerque import _kernel as K
 
 MATE = 30000
 INFINITE = 32000

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._core.attacks import rook_attacks
-from .._core.bits import ZERO, bit, lsb, pop_lsb, popcount
-from .._core.layout import (
+from ..._core.attacks import rook_attacks
+from ..._core.bits import ZERO, bit, lsb, pop_lsb, popcount
+from ..._core.layout import (
     BB_COLOR,
     BB_TYPE,
     I_HAND,
@@ -26,7 +26,7 @@ from .._core.layout import (
     PIECE_TYPE_NB,
     ROOK,
 )
-from .._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
+from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
 
 jit = numba.njit(cache=True)
 

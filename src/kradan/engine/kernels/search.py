@@ -13,8 +13,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._core.attacks import in_check
-from .._core.layout import (
+from ..._core.attacks import in_check
+from ..._core.layout import (
     BB_COLOR,
     BB_KEY,
     BB_STATE_NB,
@@ -39,8 +39,8 @@ from .._core.layout import (
     UNDO_BB_NB,
     V_CHECK_WINS,
 )
-from .._core.makemove import make_move, make_null, unmake_move, unmake_null
-from .._core.movegen import generate_moves
+from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
+from ..._core.movegen import generate_moves
 from .evaluate import VALUES, evaluate
 
 jit = numba.njit(cache=True)

@@ -13,28 +13,24 @@ while it thinks.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .. import __version__
-from ..board import Board
-from ..errors import KradanError
-from ..games import AnyBoard, canonical_name, game_names, new_board
-from .levels import MAX_LEVEL, level_limit, pick_move
-from .search import Limit, SearchInfo
-from .searchers import Searchers
+from ... import __version__
+from ...games import AnyBoard, game_names
+from ..levels import MAX_LEVEL, level_limit, pick_move
+from ..types import Limit, SearchInfo
 from .serve import serve
+from .session import DEFAULT_HASH_MB, EngineSession, whole_number
 
 ENGINE_NAME = f"kradan {__version__}"
 
 
 @dataclass
 class Options:
-    hash_mb: int = 16
+    hash_mb: int = DEFAULT_HASH_MB
     multipv: int = 1
-    variant: str = "makruk"
     level: int = MAX_LEVEL
     limit_strength: bool = False
     elo: int = 2000
@@ -52,44 +48,29 @@ def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
     return " ".join(parts)
 
 
-class UciEngine:
+class UciEngine(EngineSession):
     """One UCI session: reads commands, writes answers through ``write``."""
 
     def __init__(self, write: Callable[[str], None]) -> None:
-        self._write = write
+        super().__init__(write)
         self.options = Options()
-        self.searchers = Searchers(self.options.hash_mb)
-        self.board: AnyBoard = Board(variant=self.options.variant)
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
         self._random = random.Random()
-
-    # --- output ----------------------------------------------------------------------------------
-
-    def send(self, line: str) -> None:
-        with self._lock:
-            self._write(line)
 
     def complain(self, message: str) -> None:
         self.send(f"info string {message}")
 
-    # --- commands --------------------------------------------------------------------------------
+    def unknown(self, text: str) -> None:
+        self.complain(f"unknown command {text!r}")
 
-    def handle(self, line: str) -> bool:
-        """Execute one command; returns ``False`` after ``quit``."""
-        words = line.strip().split()
-        if not words:
-            return True
-        command, args = words[0], words[1:]
-        handler = getattr(self, f"cmd_{command}", None)
-        if handler is None:
-            self.complain(f"unknown command {line.strip()!r}")
-            return True
-        try:
-            return handler(args) is not False
-        except (KradanError, ValueError) as error:
-            self.complain(f"error in {line.strip()!r}: {error}")
-            return True
+    def failed(self, text: str, error: Exception) -> None:
+        self.complain(f"error in {text!r}: {error}")
+
+    def handler(self, command: str) -> Callable[[str], Any] | None:
+        """UCI's commands take the words after the command's name."""
+        method: Callable[[list[str]], Any] | None = getattr(self, f"cmd_{command}", None)
+        return None if method is None else lambda rest: method(rest.split())
+
+    # --- commands --------------------------------------------------------------------------------
 
     def cmd_uci(self, args: list[str]) -> None:
         self.send(f"id name {ENGINE_NAME}")
@@ -108,9 +89,9 @@ class UciEngine:
         self.send("readyok")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
-        self._wait()
+        self.wait()
         self.searchers.clear()
-        self.board = new_board(self.options.variant)
+        self.set_position()
 
     def cmd_setoption(self, args: list[str]) -> None:
         text = " ".join(args)
@@ -120,7 +101,7 @@ class UciEngine:
         name = name.strip().lower()
         value = value.strip()
         if name == "hash":
-            self._wait()
+            self.wait()
             self.options.hash_mb = _int(value, 1, 4096)
             self.searchers.resize(self.options.hash_mb)
         elif name == "threads":
@@ -128,9 +109,8 @@ class UciEngine:
         elif name == "multipv":
             self.options.multipv = _int(value, 1, 64)
         elif name == "uci_variant":
-            self._wait()
-            self.options.variant = canonical_name(value)
-            self.board = new_board(self.options.variant)
+            self.wait()
+            self.set_game(value)
             self.searchers.warm(self.board)  # before the GUI's clock starts
         elif name == "skill level":
             self.options.level = _int(value, 1, MAX_LEVEL)
@@ -149,19 +129,15 @@ class UciEngine:
             setup, moves = args[:index], args[index + 1 :]
         else:
             setup, moves = args, []
-        board: AnyBoard
         if setup[0] == "startpos":
-            board = new_board(self.options.variant)
+            self.set_position(None, moves)
         elif setup[0] == "fen":
-            board = new_board(self.options.variant, " ".join(setup[1:]))
+            self.set_position(" ".join(setup[1:]), moves)
         else:
             raise ValueError(f"expected 'startpos' or 'fen', not {setup[0]!r}")
-        for uci in moves:
-            board.push_uci(uci)
-        self.board = board
 
     def cmd_go(self, args: list[str]) -> None:
-        self._wait()
+        self.wait()
         if args[:1] == ["perft"]:
             depth = _int(args[1] if len(args) > 1 else "", 0, 12)
             counts = self.board.perft_divide(depth) if depth > 0 else {}
@@ -170,22 +146,16 @@ class UciEngine:
             self.send("")
             self.send(f"Nodes searched: {sum(counts.values()) if depth > 0 else 1}")
             return
-        limit = self._limit(args)
-        board = self.board.copy()
-        self.searchers.for_board(board).arm()
-        self._thread = threading.Thread(target=self._think, args=(board, limit), daemon=True)
-        self._thread.start()
+        self.start_thinking(self._limit(args))
 
     def cmd_stop(self, args: list[str]) -> None:
-        self.searchers.stop()
-        self._wait()
+        self.stop()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
         pass  # pondering is not supported; the search simply goes on
 
     def cmd_quit(self, args: list[str]) -> bool:
-        self.searchers.stop()
-        self._wait()
+        self.stop()
         return False
 
     def cmd_d(self, args: list[str]) -> None:
@@ -239,7 +209,7 @@ class UciEngine:
             )
         return self.options.level
 
-    def _think(self, board: AnyBoard, limit: Limit) -> None:
+    def think(self, board: AnyBoard, limit: Limit) -> None:
         level = self._level()
         multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
         last: list[SearchInfo[Any]] = []
@@ -269,26 +239,8 @@ class UciEngine:
             return
         yield from searcher.search_multipv(board, limit, multipv, armed=True)
 
-    def shutdown(self) -> None:
-        """Stop any search and wait for it (the input has ended)."""
-        self.searchers.stop()
-        self._wait()
 
-    def _wait(self) -> None:
-        thread = self._thread
-        if thread is not None:
-            thread.join()
-            self._thread = None
-
-
-def _int(text: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a whole number") from None
-    if not low <= value <= high:
-        raise ValueError(f"{value} is outside {low}..{high}")
-    return value
+_int = whole_number
 
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

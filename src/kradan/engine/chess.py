@@ -1,0 +1,113 @@
+"""The chess family's search (Makruk, Cambodian, Kar Ouk, Sittuyin): the iterative-deepening
+driver with the compiled kernel of :mod:`kradan.engine.kernels.search`.
+
+>>> from kradan import Board
+>>> engine = Searcher(hash_mb=1)
+>>> result = engine.best_move(Board("k7/2K5/8/8/8/8/7R/8 w - - 0 1"), Limit(depth=3))
+>>> result.move.uci(), result.info.score.mate
+('h2a2', 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Board
+from ..move import Move
+from ..variants import CountingMode, StalemateRule
+from .driver import GameAdapter, IterativeDeepening, Report, Tables
+from .kernels import search as S
+from .types import MATE, Limit, SearchInfo
+
+assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
+
+_NOTHING = np.zeros(0, dtype=np.int32)
+_STALEMATE_SCORE = {
+    StalemateRule.DRAW: 0,
+    StalemateRule.STALEMATER_LOSES: 1,
+    StalemateRule.REPLAY: 0,
+}
+
+
+class ChessAdapter(GameAdapter[Board, Move]):
+    """The chess-family kernel: aspiration windows, and killers and history that persist
+    from one search to the next (history decays by 8 at each new single-line search)."""
+
+    ctx_size = S.CTX_NB
+    stop_slot = S.C_STOP
+    nodes_slot = S.C_NODES
+    node_limit_slot = S.C_NODE_LIMIT
+    seldepth_slot = S.C_SELDEPTH
+    max_depth = S.MAX_PLY - 2
+    infinite = S.INFINITE
+    mate = S.MATE
+    mate_bound = S.MATE_BOUND
+    aspiration = 50
+    soft_fraction = 0.6
+    mate_depth_factor = 2
+
+    def __init__(self) -> None:
+        self._killers = np.zeros((S.MAX_PLY + 1, 2), dtype=np.int32)
+        self._history = np.zeros((2, 64, 64), dtype=np.int64)
+        self._pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), dtype=np.int32)
+        self._pv_length = np.zeros(S.MAX_PLY + 1, dtype=np.int64)
+        self._bbs = self._info = _NOTHING
+
+    def clear(self) -> None:
+        self._history[:] = 0
+        self._killers[:] = 0
+
+    def prepare(self, board: Board, tables: Tables, *, multipv: bool) -> None:
+        self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
+        variant = board.variant
+        tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
+        tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
+        if not multipv:
+            self._history //= 8
+
+    def playable(self, board: Board) -> bool:
+        return bool(board.legal_moves)
+
+    def search_root(
+        self, depth: int, alpha: int, beta: int, tables: Tables, excluded: np.ndarray = _NOTHING
+    ) -> int:
+        return int(
+            S.search_root(
+                self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
+                tables.tt_data, self._killers, self._history, self._pv, self._pv_length, excluded,
+            )
+        )  # fmt: skip
+
+    def principal_variation(self, board: Board) -> list[Move]:
+        length = int(self._pv_length[0])
+        return [board.decode_move(int(code)) for code in self._pv[0, :length]]
+
+    def root_lines(
+        self, board: Board, depth: int, lines: int, tables: Tables, report: Report[Move]
+    ) -> list[SearchInfo[Move]]:
+        """The best move, then the best of the others, and so on: each a full-window root search
+        with the moves already found excluded."""
+        found: list[SearchInfo[Move]] = []
+        excluded: list[int] = []
+        for _ in range(lines):
+            score = self.search_root(
+                depth, -S.INFINITE, S.INFINITE, tables, np.array(excluded, dtype=np.int32)
+            )
+            length = int(self._pv_length[0])
+            if tables.ctx[S.C_STOP] or length == 0:
+                break
+            excluded.append(int(self._pv[0, 0]))
+            found.append(report(depth, score, self.principal_variation(board), 0))
+        return found
+
+
+class Searcher(IterativeDeepening[Board, Move]):
+    """A chess-family search instance with its transposition table (``hash_mb`` megabytes)."""
+
+    def __init__(self, hash_mb: int = 16) -> None:
+        super().__init__(ChessAdapter(), hash_mb)
+
+
+ChessSearcher = Searcher
+
+__all__ = ["ChessAdapter", "ChessSearcher", "Limit", "Searcher"]

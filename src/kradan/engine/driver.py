@@ -1,0 +1,259 @@
+"""Iterative deepening, once for every game: the clock, stopping, MultiPV and the tables.
+
+A :class:`GameAdapter` knows one game's kernel (how to prepare its arrays, call its root search
+and read back the principal variation); :class:`IterativeDeepening` drives any adapter, so each
+game's searcher is this driver and its adapter.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+import numpy as np
+
+from .types import Limit, MoveT, Score, SearchInfo, SearchResult, time_budget
+
+
+class _Board(Protocol):
+    @property
+    def turn(self) -> bool: ...
+
+    @property
+    def legal_moves(self) -> Iterable[Any]: ...
+
+
+BoardT = TypeVar("BoardT", bound=_Board)
+
+#: builds one line's report: depth, internal score, moves, plies to add to the seldepth
+Report = Callable[[int, int, list[MoveT], int], SearchInfo[MoveT]]
+
+
+@dataclass
+class Tables:
+    """What the driver owns and the kernels read and write: the shared ``ctx`` slots (stop flag,
+    node counts, rule switches) and the transposition table."""
+
+    ctx: np.ndarray
+    tt_keys: np.ndarray
+    tt_data: np.ndarray
+
+
+class GameAdapter(ABC, Generic[BoardT, MoveT]):
+    """One game's kernel as the driver needs it; the class attributes are its parameters."""
+
+    ctx_size: int
+    #: ``ctx`` slots: stop flag, nodes searched, node limit (0: none), selective depth
+    stop_slot: int = 0
+    nodes_slot: int = 1
+    node_limit_slot: int = 2
+    seldepth_slot: int = 3
+    max_depth: int
+    infinite: int
+    mate: int
+    mate_bound: int
+    #: half-width of the aspiration window from depth 4 on (``None``: every depth searches wide)
+    aspiration: int | None
+    #: no new depth once this fraction of the soft time is spent
+    soft_fraction: float
+    #: a mate ``n`` plies away ends the search at depth ``factor * n + 2``
+    mate_depth_factor: int
+
+    def clear(self) -> None:
+        """Forget the move ordering learnt in earlier searches (a new game)."""
+
+    @abstractmethod
+    def prepare(self, board: BoardT, tables: Tables, *, multipv: bool) -> None:
+        """Set up the kernel's arrays and ``ctx`` rule switches for a search of ``board``."""
+
+    @abstractmethod
+    def playable(self, board: BoardT) -> bool:
+        """Whether there is anything to search (a move, and the game not over)."""
+
+    @abstractmethod
+    def search_root(self, depth: int, alpha: int, beta: int, tables: Tables) -> int:
+        """One root search of the prepared position to ``depth`` (internal score)."""
+
+    @abstractmethod
+    def principal_variation(self, board: BoardT) -> list[MoveT]:
+        """The last root search's line, as ``board``'s moves."""
+
+    @abstractmethod
+    def root_lines(
+        self, board: BoardT, depth: int, lines: int, tables: Tables, report: Report[MoveT]
+    ) -> list[SearchInfo[MoveT]]:
+        """At least the ``lines`` best root moves' lines to ``depth``, in any order; stops
+        early when the stop flag is set."""
+
+
+def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
+    """A started daemon timer that calls ``stop`` after ``seconds`` (none without a limit)."""
+    if seconds is None:
+        return None
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def table_size(hash_mb: int) -> int:
+    """Entries in a table of about ``hash_mb`` megabytes: a power of two, 16 bytes each."""
+    entries = max(1024, (max(1, hash_mb) << 20) // 16)
+    return 1 << (entries.bit_length() - 1)
+
+
+class IterativeDeepening(Generic[BoardT, MoveT]):
+    """A search engine instance: ``adapter``'s game, a transposition table of about ``hash_mb``
+    megabytes, and a stop flag another thread may set."""
+
+    def __init__(self, adapter: GameAdapter[BoardT, MoveT], hash_mb: int = 16) -> None:
+        self.adapter: GameAdapter[BoardT, MoveT] = adapter
+        self.ctx = np.zeros(adapter.ctx_size, dtype=np.int64)
+        self.tables = Tables(self.ctx, np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
+        self.resize(hash_mb)
+        self._timer: threading.Timer | None = None
+        self._started = 0.0
+
+    def resize(self, hash_mb: int) -> None:
+        """Allocate a transposition table of about ``hash_mb`` megabytes (a power of two)."""
+        size = table_size(hash_mb)
+        self.tables.tt_keys = np.zeros(size, dtype=np.uint64)
+        self.tables.tt_data = np.full(size, -1, dtype=np.int64)
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game)."""
+        self.tables.tt_keys[:] = 0
+        self.tables.tt_data[:] = -1
+        self.adapter.clear()
+
+    def stop(self) -> None:
+        """Ask a running search to stop; it returns within milliseconds."""
+        self.ctx[self.adapter.stop_slot] = 1
+
+    def arm(self) -> None:
+        """Clear a previous stop before starting a search in another thread, so that a stop
+        that arrives before that thread gets going is not lost (pass ``armed=True`` then)."""
+        self.ctx[:] = 0
+
+    def _stopped(self) -> bool:
+        return bool(self.ctx[self.adapter.stop_slot])
+
+    def _begin(
+        self, board: BoardT, limit: Limit, armed: bool, *, multipv: bool
+    ) -> tuple[float | None, int]:
+        """Reset ``ctx`` (keeping an armed stop), prepare the kernel, start the clock and the
+        hard-limit timer; returns the soft time and the deepest depth."""
+        adapter = self.adapter
+        stop = self.ctx[adapter.stop_slot] if armed else 0
+        self.ctx[:] = 0
+        self.ctx[adapter.stop_slot] = stop
+        self.ctx[adapter.node_limit_slot] = limit.nodes or 0
+        adapter.prepare(board, self.tables, multipv=multipv)
+        soft, hard = time_budget(limit, board.turn)
+        self._started = time.perf_counter()
+        self._timer = stop_timer(hard, self.stop)
+        return soft, min(limit.depth or adapter.max_depth, adapter.max_depth)
+
+    def _end(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _report(
+        self, depth: int, score: int, pv: list[MoveT], seldepth_extra: int = 0
+    ) -> SearchInfo[MoveT]:
+        return SearchInfo(
+            depth,
+            int(self.ctx[self.adapter.seldepth_slot]) + seldepth_extra,
+            Score.from_internal(score),
+            pv,
+            int(self.ctx[self.adapter.nodes_slot]),
+            time.perf_counter() - self._started,
+        )
+
+    def _search_depth(self, depth: int, previous: int) -> int:
+        """The root search at ``depth``: in an aspiration window around ``previous`` where the
+        game uses one, searched again wide when the score falls outside it."""
+        adapter = self.adapter
+        infinite = adapter.infinite
+        if adapter.aspiration is None:
+            return adapter.search_root(depth, -infinite, infinite, self.tables)
+        window = adapter.aspiration if depth >= 4 else infinite
+        alpha, beta = max(previous - window, -infinite), min(previous + window, infinite)
+        while True:
+            score = adapter.search_root(depth, alpha, beta, self.tables)
+            if self._stopped() or alpha < score < beta:
+                return score
+            alpha, beta = -infinite, infinite  # the window failed: search wide
+
+    def search(
+        self, board: BoardT, limit: Limit | None = None, *, armed: bool = False
+    ) -> Iterator[SearchInfo[MoveT]]:
+        """Iterative deepening: yields a :class:`SearchInfo` after each completed depth."""
+        adapter = self.adapter
+        soft, max_depth = self._begin(board, limit or Limit(), armed, multipv=False)
+        previous = 0
+        try:
+            if not adapter.playable(board):
+                return
+            for depth in range(1, max_depth + 1):
+                score = int(self._search_depth(depth, previous))
+                if self._stopped() and depth > 1:
+                    break
+                previous = score
+                info = self._report(depth, score, adapter.principal_variation(board))
+                yield info
+                if self._stopped():
+                    break
+                if soft is not None and info.seconds >= adapter.soft_fraction * soft:
+                    break  # the next depth would most likely not finish in time
+                plies = adapter.mate - abs(score)
+                if (
+                    abs(score) > adapter.mate_bound
+                    and depth >= adapter.mate_depth_factor * plies + 2
+                ):
+                    break  # a mate found is not found faster by searching deeper
+        finally:
+            self._end()
+
+    def search_multipv(
+        self, board: BoardT, limit: Limit | None, lines: int, *, armed: bool = False
+    ) -> Iterator[list[SearchInfo[MoveT]]]:
+        """Like :meth:`search`, but each depth yields the ``lines`` best root moves, best first."""
+        adapter = self.adapter
+        soft, max_depth = self._begin(board, limit or Limit(), armed, multipv=True)
+        try:
+            if not adapter.playable(board):
+                return
+            for depth in range(1, max_depth + 1):
+                found = adapter.root_lines(board, depth, lines, self.tables, self._report)
+                if self._stopped() and depth > 1:
+                    break
+                found.sort(key=lambda line: -line.score.value)
+                if found:
+                    yield found[:lines]
+                if self._stopped() or (
+                    soft is not None and time.perf_counter() - self._started >= soft
+                ):
+                    break
+        finally:
+            self._end()
+
+    def best_move(
+        self, board: BoardT, limit: Limit | None = None, *, armed: bool = False
+    ) -> SearchResult[MoveT]:
+        """Search and return the best move (``None`` when there is nothing to play)."""
+        history = list(self.search(board, limit, armed=armed))
+        last = history[-1] if history else None
+        if last is None or not last.pv:
+            moves: list[MoveT] = list(board.legal_moves)
+            return SearchResult(moves[0] if moves else None, last, None, history)
+        ponder = last.pv[1] if len(last.pv) > 1 else None
+        return SearchResult(last.pv[0], last, ponder, history)
+
+
+__all__ = ["GameAdapter", "IterativeDeepening", "Tables", "stop_timer", "table_size"]

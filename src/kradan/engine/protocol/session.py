@@ -1,0 +1,137 @@
+"""What the UCI and XBoard servers share: the game and position, the searches, a thinking
+thread that ``stop`` and ``quit`` can end, command dispatch and error reporting."""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from ...errors import KradanError
+from ...games import AnyBoard, canonical_name, new_board
+from ..searchers import Searchers
+from ..types import Limit
+
+DEFAULT_HASH_MB = 16
+DEFAULT_GAME = "makruk"
+
+
+class EngineSession(ABC):
+    """One protocol session: reads commands (``cmd_<name>`` methods), writes through ``write``.
+
+    A command's handler gets the rest of its line; a bad command is reported, never fatal.
+    """
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self.searchers = Searchers(DEFAULT_HASH_MB)
+        self.variant = DEFAULT_GAME
+        self.board: AnyBoard = new_board(self.variant)
+        self._thread: threading.Thread | None = None
+
+    # --- output ----------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    @abstractmethod
+    def complain(self, message: str) -> None:
+        """Tell the user something went wrong, the protocol's way."""
+
+    @abstractmethod
+    def unknown(self, text: str) -> None:
+        """Answer a line that names no command."""
+
+    @abstractmethod
+    def failed(self, text: str, error: Exception) -> None:
+        """Answer a command that failed with ``error``."""
+
+    # --- commands --------------------------------------------------------------------------
+
+    def handler(self, command: str) -> Callable[[str], Any] | None:
+        """The method that executes ``command``, if any."""
+        method: Callable[[str], Any] | None = getattr(self, f"cmd_{command}", None)
+        return method
+
+    def handle(self, line: str) -> bool:
+        """Execute one command; returns ``False`` after ``quit``."""
+        text = line.strip()
+        if not text:
+            return True
+        command, *rest = text.split(maxsplit=1)
+        handler = self.handler(command)
+        try:
+            if handler is None:
+                self.unknown(text)
+                return True
+            return handler(rest[0] if rest else "") is not False
+        except (KradanError, ValueError) as error:
+            self.failed(text, error)
+            return True
+
+    # --- game and position -----------------------------------------------------------------
+
+    def set_game(self, name: str) -> None:
+        """Play the game called ``name`` from its start (an alias works); the caller stops or
+        waits for a search first."""
+        self.variant = canonical_name(name)
+        self.board = new_board(self.variant)
+
+    def set_position(
+        self, text: str | None = None, moves: list[str] | tuple[str, ...] = ()
+    ) -> None:
+        """The current game at ``text`` (a FEN or Alquerque position; ``None``: the start),
+        then ``moves`` (UCI-style strings)."""
+        board = new_board(self.variant, text)
+        for move in moves:
+            board.push_uci(move)
+        self.board = board
+
+    # --- thinking --------------------------------------------------------------------------
+
+    def start_thinking(self, limit: Limit) -> None:
+        """Search a copy of the current position in a thread (:meth:`think`)."""
+        board = self.board.copy()
+        self.searchers.for_board(board).arm()  # a stop from now on is kept
+        self._thread = threading.Thread(target=self._run, args=(board, limit), daemon=True)
+        self._thread.start()
+
+    def _run(self, board: AnyBoard, limit: Limit) -> None:
+        try:
+            self.think(board, limit)
+        except Exception as error:  # the search must never kill the session
+            self.complain(f"search failed: {error}")
+
+    @abstractmethod
+    def think(self, board: AnyBoard, limit: Limit) -> None:
+        """Search ``board`` within ``limit`` and announce the move (in the search thread)."""
+
+    def stop(self) -> None:
+        """Stop any search and wait until its thread has finished."""
+        self.searchers.stop()
+        self.wait()
+
+    def wait(self) -> None:
+        """Wait for the search thread, if any, to finish."""
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+            self._thread = None
+
+    def shutdown(self) -> None:
+        """Stop any search and wait for it (the input has ended)."""
+        self.stop()
+
+
+def whole_number(text: str, low: int, high: int) -> int:
+    """``text`` as a whole number in ``low..high``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise ValueError(f"{value} is outside {low}..{high}")
+    return value

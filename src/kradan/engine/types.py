@@ -1,0 +1,158 @@
+"""The engine's value types: limits, scores, search reports and results, and the clock budget.
+
+Nothing here is compiled, so the external-engine client, the players and the front ends can
+use these without loading a search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from ..alquerque.move import Move as AlquerqueMove
+from ..move import Move
+
+#: the kernels' score of a mate at the root (a mate n plies away scores ``MATE - n``)
+MATE = 30_000
+#: internal scores beyond this are mates
+MATE_BOUND = MATE - 1_000
+#: what a mate is worth as one number (:attr:`Score.value`): beyond any material
+MATE_VALUE = 100_000
+
+
+@dataclass(frozen=True)
+class Score:
+    """A search score: centipawns for the side to move, or moves to mate (negative: mated)."""
+
+    cp: int | None = None
+    mate: int | None = None
+
+    @classmethod
+    def from_internal(cls, value: int) -> Score:
+        """The score a kernel returns (mates near ``±MATE``) as centipawns or moves to mate."""
+        if value > MATE_BOUND:
+            return cls(mate=(MATE - value + 1) // 2)
+        if value < -MATE_BOUND:
+            return cls(mate=-((MATE + value + 1) // 2))  # odd: lost by its own move (Alquerque)
+        return cls(cp=value)
+
+    @property
+    def value(self) -> int:
+        """The score as one number that orders scores: any win above any centipawns above any
+        loss, a quicker win higher and a quicker loss lower."""
+        if self.mate is not None:
+            return MATE_VALUE - self.mate if self.mate > 0 else -MATE_VALUE - self.mate
+        return self.cp or 0
+
+    def __str__(self) -> str:
+        return f"mate {self.mate}" if self.mate is not None else f"cp {self.cp}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """When to stop: any of depth, nodes, seconds for this move, or a clock with increment."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    white_inc: float = 0.0
+    black_inc: float = 0.0
+    moves_to_go: int | None = None
+
+
+MoveT = TypeVar("MoveT", Move, AlquerqueMove)
+
+
+@dataclass(frozen=True)
+class SearchInfo(Generic[MoveT]):
+    """What one completed iteration found (``pv`` holds the game's own moves)."""
+
+    depth: int
+    seldepth: int
+    score: Score
+    pv: list[MoveT]
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> int:
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+@dataclass
+class SearchResult(Generic[MoveT]):
+    """A finished search: the move to play, the last iteration's report and all of them."""
+
+    move: MoveT | None
+    info: SearchInfo[MoveT] | None
+    ponder: MoveT | None = None
+    history: list[SearchInfo[MoveT]] = field(default_factory=list)
+
+
+@dataclass
+class PlayResult:
+    """An engine's answer: its move, and what it said about the position while thinking."""
+
+    move: Move | None
+    info: dict[str, object] = field(default_factory=dict)
+    resigned: bool = False
+    draw_offered: bool = False
+
+
+class GameSearch(Protocol):
+    """What every game's search offers (each takes its own game's boards)."""
+
+    def best_move(
+        self, board: Any, limit: Limit | None = None, *, armed: bool = False
+    ) -> SearchResult[Any]: ...
+
+    def search(
+        self, board: Any, limit: Limit | None = None, *, armed: bool = False
+    ) -> Iterator[SearchInfo[Any]]: ...
+
+    def search_multipv(
+        self, board: Any, limit: Limit | None, lines: int, *, armed: bool = False
+    ) -> Iterator[list[SearchInfo[Any]]]: ...
+
+    def arm(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def resize(self, hash_mb: int) -> None: ...
+
+
+def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float | None]:
+    """(soft, hard) seconds: stop starting new iterations after soft; stop outright at hard."""
+    if limit.time is not None:
+        return limit.time, limit.time
+    clock = limit.white_clock if white_to_move else limit.black_clock
+    if clock is None:
+        return None, None
+    inc = limit.white_inc if white_to_move else limit.black_inc
+    moves = min(limit.moves_to_go or 35, 35)
+    # keep a reserve for the round trip through a GUI or match runner, larger on a short clock
+    reserve = min(0.3, 0.1 + clock / 20)
+    usable = max(0.0, clock - reserve)
+    soft = max(0.005, usable / moves + 0.7 * inc)
+    hard = max(0.01, min(usable / 3 + inc / 2, 2.5 * soft))
+    return min(soft, hard), hard
+
+
+__all__ = [
+    "MATE",
+    "MATE_BOUND",
+    "MATE_VALUE",
+    "GameSearch",
+    "Limit",
+    "MoveT",
+    "PlayResult",
+    "Score",
+    "SearchInfo",
+    "SearchResult",
+    "time_budget",
+]
