@@ -396,10 +396,17 @@ class Board:
         finally:
             _core.unmake_move(self._bbs, self._info)
 
-    def _is_mate_after(self, move: Move) -> bool:
+    def gives_checkmate(self, move: Move) -> bool:
+        """Whether the legal ``move`` leaves the opponent without a legal move while in check
+        (SAN's ``#``).
+
+        :raises IllegalMoveError: when the move is not legal here.
+        """
         code = self._code_of(move)
         _core.make_move(self._bbs, self._info, code)
         try:
+            if not _core.side_in_check(self._bbs, self._info):
+                return False
             return _core.legal_moves(self._bbs, self._info, self._buffer, True) == 0
         finally:
             _core.unmake_move(self._bbs, self._info)
@@ -422,6 +429,8 @@ class Board:
         it adds what a player may claim: repetition (or a perpetual-check loss), the n-move
         rule, Sittuyin's promotion-only draw and a Korean table draw with ``"claim"``.
         """
+        if self._ended is not None:
+            return self._ended
         return game_end.outcome(self, claim_draw=claim_draw)
 
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
@@ -471,6 +480,26 @@ class Board:
         """Sittuyin: king and pawn, not in check, only promotions legal (RULES.md 5.5)."""
         return game_end.is_promotion_only_draw(self)
 
+    def counting_fields(self) -> tuple[int, int]:
+        """The running count's limit and count in plies (FEN fields 4 and 5; 0 and 0 when no
+        count runs)."""
+        return int(self._info[L.I_COUNT_LIMIT]), int(self._info[L.I_COUNT_PLY])
+
+    def remaining_checks(self, color: Color) -> int:
+        """Checks ``color`` still has to give to win (Kar Ouk; the FEN's check field)."""
+        return int(self._info[L.I_CHECKS + (L.WHITE if color else L.BLACK)])
+
+    def repetitions(self) -> list[int]:
+        """Plies back (2 = the position before the last two moves) at which this position
+        stood before, counting only since the last capture, pawn move or drop, as
+        Fairy-Stockfish does; the newest first."""
+        sp = int(self._info[L.I_SP])
+        start = L.BB_STATE_NB + L.UB_KEY
+        keys = self._bbs[start : start + sp * L.UNDO_BB_NB : L.UNDO_BB_NB]
+        window = min(int(self._info[L.I_RULE50]), len(keys))
+        key = self._bbs[L.BB_KEY]
+        return [back for back in range(2, window + 1, 2) if keys[len(keys) - back] == key]
+
     def counting_state(self) -> CountingState | None:
         """The running count in words and numbers, or ``None``."""
         return counting.counting_state(self)
@@ -480,14 +509,25 @@ class Board:
 
         :raises CountingError: when the counting rules do not allow it now.
         """
-        return counting.declare_count(self)
+        action, pieces_honour = counting.declaration(self)
+        self._push_count_action(action)
+        if pieces_honour:
+            _core.start_pieces_honour(self._bbs, self._info, L.WHITE if self.turn else L.BLACK)
+        else:
+            self._info[L.I_COUNT_LIMIT] = 2 * counting.BOARD_HONOUR_MOVES
+            self._info[L.I_COUNT_PLY] = 0
+        return action
 
     def stop_count(self) -> CountAction:
         """Stop the side to move's board's-honour count (``counting="declared"``).
 
         :raises CountingError: when no count of the side to move can be stopped.
         """
-        return counting.stop_count(self)
+        action = counting.stop(self)
+        self._push_count_action(action)
+        self._info[L.I_COUNT_LIMIT] = 0
+        self._info[L.I_COUNT_PLY] = 0
+        return action
 
     def resign(self, color: Color) -> Outcome:
         """``color`` resigns; the game is over until a move is taken back."""
@@ -614,7 +654,7 @@ def _rebuild(
     board = Board(fen, variant=variant)
     for entry in entries:
         if isinstance(entry, CountAction):
-            (counting.declare_count if entry.kind == "declare" else counting.stop_count)(board)
+            (board.declare_count if entry.kind == "declare" else board.stop_count)()
         else:
             move = Move.from_uci(entry)
             board._push_code(board._code_of(move), move)  # screened setups replay their drops

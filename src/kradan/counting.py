@@ -19,13 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ._core import layout as L
 from .errors import CountingError
 from .pieces import COLOR_NAMES, KING, PAWN, Color
 from .variants import CountingMode
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .position import ChessPosition as Board
 
 BOARD_HONOUR = "board's honour"
 PIECES_HONOUR = "pieces' honour"
@@ -79,7 +78,7 @@ def _declared(board: Board) -> bool:
 
 
 def _fields(board: Board) -> tuple[int, int]:
-    return int(board._info[L.I_COUNT_LIMIT]), int(board._info[L.I_COUNT_PLY])
+    return board.counting_fields()
 
 
 def _draw_ply(board: Board, limit: int) -> int:
@@ -131,8 +130,10 @@ def _pieces(board: Board, color: Color) -> list[int]:
     return [p.piece_type for p in board.piece_map().values() if p.color == color]
 
 
-def declare_count(board: Board) -> CountAction:
-    """The side to move declares a count (declared mode only; RULES.md 2.6.4).
+def declaration(board: Board) -> tuple[CountAction, bool]:
+    """The count the side to move may declare now (declared mode only; RULES.md 2.6.4), and
+    whether it is pieces' honour (a lone king's) rather than board's honour. The board applies
+    it (:meth:`kradan.Board.declare_count`).
 
     Board's honour, when no pawn is left and both sides have a piece besides the king; or, with
     ``pieces_count_optional``, pieces' honour for a lone king; or, with
@@ -170,20 +171,12 @@ def declare_count(board: Board) -> CountAction:
             )
     elif theirs == [KING]:
         raise CountingError("board's honour needs a piece besides the king on both sides")
-    action = CountAction("declare", me)
-    board._push_count_action(action)
-    if lone:
-        from ._core.counting import start_pieces_honour
-
-        start_pieces_honour(board._bbs, board._info, L.WHITE if me else L.BLACK)
-    else:
-        board._info[L.I_COUNT_LIMIT] = 2 * BOARD_HONOUR_MOVES
-        board._info[L.I_COUNT_PLY] = 0
-    return action
+    return CountAction("declare", me), lone
 
 
-def stop_count(board: Board) -> CountAction:
-    """The counter stops its board's-honour count on its turn (declared mode; RULES.md 2.6.4).
+def stop(board: Board) -> CountAction:
+    """The counter's stop of its board's-honour count on its turn (declared mode; RULES.md
+    2.6.4). The board applies it (:meth:`kradan.Board.stop_count`).
 
     :raises CountingError: when no count runs, the side to move is not the counter, or the count
         is pieces' honour, which cannot be stopped.
@@ -199,8 +192,4 @@ def stop_count(board: Board) -> CountAction:
         )
     if state.honour == PIECES_HONOUR:
         raise CountingError("pieces' honour cannot be stopped (RULES.md 2.6.4, [S2])")
-    action = CountAction("stop", board.turn)
-    board._push_count_action(action)
-    board._info[L.I_COUNT_LIMIT] = 0
-    board._info[L.I_COUNT_PLY] = 0
-    return action
+    return CountAction("stop", board.turn)

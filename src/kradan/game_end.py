@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from . import counting, material
-from ._core import layout as L
 from .outcome import Outcome, Termination
 from .pieces import KING, PAWN
 from .variants import (
@@ -24,36 +21,20 @@ from .variants import (
 )
 
 if TYPE_CHECKING:
-    from .board import Board
-
-
-def _history_keys(board: Board) -> np.ndarray:
-    """Zobrist keys of the positions before each move made, oldest first (from the undo stack)."""
-    sp = int(board._info[L.I_SP])
-    start = L.BB_STATE_NB + L.UB_KEY
-    return board._bbs[start : start + sp * L.UNDO_BB_NB : L.UNDO_BB_NB]
-
-
-def _repetitions(board: Board) -> list[int]:
-    """Plies back (1 = the previous position) at which the present position occurred before,
-    counting only since the last capture, pawn move or drop, as Fairy-Stockfish does."""
-    keys = _history_keys(board)
-    window = min(int(board._info[L.I_RULE50]), len(keys))
-    key = board._bbs[L.BB_KEY]
-    return [back for back in range(2, window + 1, 2) if keys[len(keys) - back] == key]
+    from .position import ChessPosition as Board
 
 
 def is_repetition(board: Board, count: int | None = None) -> bool:
     """Whether the position has occurred ``count`` times (``repetition_count`` by default)."""
     count = board.variant.repetition_count if count is None else count
-    return count > 0 and len(_repetitions(board)) + 1 >= count
+    return count > 0 and len(board.repetitions()) + 1 >= count
 
 
 def _perpetual_checker(board: Board) -> bool | None:
     """The side that gave check on each of its moves since the repeated position first stood on
     the board, when exactly one side did (``None`` otherwise)."""
     needed = board.variant.repetition_count - 1
-    earlier = _repetitions(board)
+    earlier = board.repetitions()
     if needed <= 0 or len(earlier) < needed:
         return None
     span = earlier[needed - 1]
@@ -72,7 +53,7 @@ def _perpetual_checker(board: Board) -> bool | None:
 def is_n_move_rule(board: Board) -> bool:
     """Whether ``n_move_rule`` moves (Sittuyin: 50) passed without a capture or pawn move."""
     rule = board.variant.n_move_rule
-    return rule > 0 and int(board._info[L.I_RULE50]) >= 2 * rule
+    return rule > 0 and board.halfmove_clock >= 2 * rule
 
 
 def is_promotion_only_draw(board: Board) -> bool:
@@ -97,8 +78,8 @@ def is_insufficient_material(board: Board) -> bool:
 def _no_move_outcome(board: Board) -> Outcome:
     side = board.turn
     if board.variant.checks_to_win:
-        for color, index in ((True, L.WHITE), (False, L.BLACK)):
-            if int(board._info[L.I_CHECKS + index]) == 0:
+        for color in (True, False):
+            if board.remaining_checks(color) == 0:
                 return Outcome(Termination.FIRST_CHECK, color)  # it used up its checks
     if board.is_check():
         if counting.counter_gave_mate(board):
@@ -132,10 +113,9 @@ def claimable_draw(board: Board) -> Outcome | None:
 
 
 def outcome(board: Board, *, claim_draw: bool = False) -> Outcome | None:
-    """How the game has ended, or ``None`` while it goes on (see :meth:`Board.outcome`)."""
-    if board._ended is not None:
-        return board._ended
-    if not board._legal_codes():
+    """How the game has ended by the rules, or ``None`` while it goes on (see
+    :meth:`Board.outcome`, which also reports resignations and agreed draws)."""
+    if not board.legal_moves:
         return _no_move_outcome(board)
     if counting.counting_limit_reached(board):
         return Outcome(Termination.COUNTING_LIMIT, None)

@@ -12,7 +12,7 @@ from .pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, square_fil
 from .variants import StalemateRule
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .position import ChessPosition as Board
 
 _COLOR_BOUND = (MET, FERZ)  # one diagonal step: a met never leaves its square colour
 _MATING = (ROOK, KHON)  # pieces that can mate a lone king with their king's help

@@ -11,6 +11,7 @@ from ._cache import drop_stale_cache
 drop_stale_cache()
 
 from .compile import apply_variant  # noqa: E402
+from .counting import start_pieces_honour  # noqa: E402
 from .makemove import last_move, make_move, unmake_move  # noqa: E402
 from .perft import perft  # noqa: E402
 from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
@@ -34,5 +35,6 @@ __all__ = [
     "perft",
     "side_in_check",
     "side_not_to_move_in_check",
+    "start_pieces_honour",
     "unmake_move",
 ]

@@ -24,7 +24,7 @@ from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, PIECE_SYMBOLS, ROOK, S
 from ..variants import PromotionRule
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..position import ChessPosition as Board
 
 NOTATIONS = ("san", "lan", "thai", "thai_lan")
 
@@ -77,7 +77,7 @@ def _rivals(board: Board, move: Move) -> list[int]:
     piece = board.piece_at(move.from_square)
     assert piece is not None
     result = []
-    for other in board._legal_move_list():
+    for other in board.legal_moves:
         if (
             other.to_square == move.to_square
             and other.from_square != move.from_square
@@ -150,7 +150,7 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     if move.promotion is not None:
         text += "=" + PIECE_SYMBOLS[move.promotion].upper()
     if board.gives_check(move):
-        text += "#" if board._is_mate_after(move) else "+"
+        text += "#" if board.gives_checkmate(move) else "+"
     return text
 
 
@@ -251,7 +251,7 @@ def parse_san(board: Board, text: str) -> Move:
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        options = ", ".join(sorted(board.san(move) for move in matches))
+        options = ", ".join(sorted(move_to_san(board, move, "san") for move in matches))
         raise AmbiguousMoveError(f"ambiguous SAN {text!r} in {board.fen()!r}: could be {options}")
     stripped = text.strip()
     if _SAN_SYNTAX.fullmatch(stripped) or _DROP_SYNTAX.fullmatch(stripped):
