@@ -4,6 +4,7 @@ and an XBoard engine (a scripted fake, and Fairy-Max when it is installed)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import textwrap
 
@@ -77,3 +78,21 @@ def test_xboard_client_drives_fairy_max() -> None:
             result = engine.play(board, Limit(white_clock=3, black_clock=3))
             assert result.move in board.legal_moves
             board.push(result.move)  # type: ignore[arg-type]
+
+
+def test_value_types_client_and_players_load_no_compiled_search() -> None:
+    """The client, the players and the value types import no search kernel or driver: the
+    searches load when a searcher is first made."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import kradan.engine, kradan.engine.client, kradan.engine.types, kradan.players
+        from kradan.engine import Limit, Score, SearchInfo, SearchResult
+        loaded = [m for m in sys.modules if m.startswith("kradan.engine.")]
+        assert not [m for m in loaded if "kernels" in m or m.endswith((".chess", ".alquerque"))]
+        from kradan.engine import Searcher
+        assert "kradan.engine.kernels.search" in sys.modules
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -181,3 +181,25 @@ def test_a_winning_side_drives_the_king_to_the_edge() -> None:
     centre = _static("8/8/8/3k4/3m4/8/8/R2MK3 w - - 0 1")
     edge = _static("3k4/8/8/8/3m4/8/8/R2MK3 w - - 0 1")
     assert edge - centre >= 40
+
+
+def test_searchers_pick_each_game_by_a_lazy_reference() -> None:
+    """One function names a board's searcher class as ``"module:Class"``; every searcher class
+    is made as ``SearcherClass(hash_mb)``."""
+    from kradan.alquerque import Board as AlquerqueBoard
+    from kradan.engine.alquerque import AlquerqueSearcher
+    from kradan.engine.searchers import Searchers, load_searcher, searcher_reference
+
+    assert isinstance(load_searcher(searcher_reference(Board()), 1), Searcher)
+    assert isinstance(load_searcher(searcher_reference(AlquerqueBoard()), 1), AlquerqueSearcher)
+    searchers = Searchers(1)
+    assert searchers.for_board(Board()) is searchers.chess
+    assert isinstance(searchers.for_board(AlquerqueBoard()), AlquerqueSearcher)
+
+
+def test_score_value_orders_every_score() -> None:
+    """``Score.value``, the one number a score becomes: quicker wins first, quicker losses last."""
+    order = [Score(mate=1), Score(mate=3), Score(cp=900), Score(cp=0), Score(cp=-900)]
+    order += [Score(mate=-5), Score(mate=-1), Score(mate=0)]
+    values = [score.value for score in order]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)

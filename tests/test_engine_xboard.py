@@ -5,8 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from kradan import Board, Move
 from kradan.engine.protocol.xboard import XBoardEngine
+from kradan.games import game_names, new_board
 
 from .protocol_session import Session as ProtocolSession
 
@@ -20,8 +23,9 @@ def test_features_name_every_variant() -> None:
     session.send("xboard", "protover 2")
     features = session.lines[-1]
     assert features.startswith("feature ") and features.endswith("done=1")
-    for name in ("makruk", "cambodian", "karouk", "sittuyin"):
+    for name in ("makruk", "cambodian", "karouk", "sittuyin", "alquerque", "alquerque-bell"):
         assert name in features
+    assert f'variants="{",".join(game_names())}"' in features  # the names UCI_Variant takes
 
 
 def test_engine_answers_a_user_move_as_black() -> None:
@@ -31,6 +35,35 @@ def test_engine_answers_a_user_move_as_black() -> None:
     board = Board()
     board.push_uci("e3e4")
     assert Move.from_uci(move) in board.legal_moves
+
+
+@pytest.mark.parametrize(
+    "game", ["makruk", "cambodian", "karouk", "sittuyin", "alquerque", "alquerque-bell"]
+)
+def test_every_game_answers_a_user_move(game: str) -> None:
+    """XBoard plays every game: ``variant``, a user move in the game's UCI-style notation,
+    and the engine's reply is a legal move there."""
+    board = new_board(game)
+    first = sorted(board.legal_moves, key=lambda move: move.uci())[0]
+    session = new_session()
+    session.send(
+        "xboard", "protover 2", "new", f"variant {game}", "sd 3", f"usermove {first.uci()}"
+    )
+    reply = session.wait_for("move ").split()[1]
+    board.push(first)
+    assert board.parse_uci(reply) in board.legal_moves
+    assert session.engine.board.move_stack[-1].uci() == reply
+    assert not any(line.startswith(("Error", "Illegal", "tellusererror")) for line in session.lines)
+
+
+def test_alquerque_setboard_capture_and_post() -> None:
+    """Alquerque over XBoard: a position from ``setboard``, ``go``, thinking output, and a
+    multi-jump move written as the points visited."""
+    session = new_session()
+    session.send("new", "variant alquerque", "force", "post", "setboard 5/5/3p1/1p3/P4 w - 0 1")
+    session.send("sd 3", "go")
+    assert session.wait_for("move ") == "move a1c3e3"
+    assert any(line.split()[0].isdigit() for line in session.lines)
 
 
 def test_force_setboard_go_and_post() -> None:
