@@ -16,15 +16,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import alquerque
 from .board import Board
 from .engine.types import Limit
 from .errors import KradanError
-from .games import canonical_name, new_board
+from .games import Game, canonical_name, find_game, new_board
 from .pgn import game_text
 from .players import make_player
 from .sittuyin_setup import PRESETS
-from .variants import SetupRule, find_variant
 
 WHITE_OPENING_MOVES = [
     "a3a4",
@@ -52,29 +50,47 @@ BLACK_OPENING_MOVES = [
 ]
 
 
-def default_openings(variant: str, count: int) -> list[list[str]]:
-    """``count`` short openings (UCI move lists): two quiet first moves for the chess games, the
-    setup presets paired for Sittuyin, every two-ply line for Alquerque."""
-    if alquerque.is_alquerque_name(variant):
-        start = alquerque.Board(variant=variant)
-        lines = []
-        for first in list(start.legal_moves):
-            start.push(first)
-            lines += [[first.uci(), second.uci()] for second in start.legal_moves]
-            start.pop()
-        return (lines * (count // len(lines) + 1))[:count]
-    game = find_variant(variant)
-    if game.setup is SetupRule.DROPS:
-        openings = []
-        for white, black in [(w, b) for w in PRESETS for b in PRESETS]:
-            board = Board(variant=game, sittuyin_setup="screened")
-            board.submit_setup(True, white)
-            board.submit_setup(False, black)
-            openings.append([move.uci() for move in board.move_stack])
-        return (openings * (count // len(openings) + 1))[:count]
+def _repeated(lines: list[list[str]], count: int) -> list[list[str]]:
+    return (lines * (count // max(1, len(lines)) + 1))[:count]
+
+
+def two_ply_openings(game: Game, count: int) -> list[list[str]]:
+    """Every line of two plies from the start (any game; Alquerque's openings)."""
+    start = game.new_board()
+    lines = []
+    for first in list(start.legal_moves):
+        start.push(first)
+        lines += [[first.uci(), second.uci()] for second in start.legal_moves]
+        start.pop()
+    return _repeated(lines, count)
+
+
+def quiet_openings(game: Game, count: int) -> list[list[str]]:
+    """Two quiet first moves, one for each side (the chess games with a fixed start)."""
     pairs = [[w, b] for i, w in enumerate(WHITE_OPENING_MOVES) for b in BLACK_OPENING_MOVES[i:]]
     pairs += [[w, b] for i, w in enumerate(WHITE_OPENING_MOVES) for b in BLACK_OPENING_MOVES[:i]]
-    return (pairs * (count // len(pairs) + 1))[:count]
+    return _repeated(pairs, count)
+
+
+def setup_openings(game: Game, count: int) -> list[list[str]]:
+    """Sittuyin's setup presets, paired every way, as their drops."""
+    openings = []
+    for white, black in [(w, b) for w in PRESETS for b in PRESETS]:
+        board = Board(variant=game.name, sittuyin_setup="screened")
+        board.submit_setup(True, white)
+        board.submit_setup(False, black)
+        openings.append([move.uci() for move in board.move_stack])
+    return _repeated(openings, count)
+
+
+def default_openings(variant: str, count: int) -> list[list[str]]:
+    """``count`` short openings (UCI move lists) by the game's ``openings`` hook: two quiet first
+    moves for the chess games, the setup presets paired for Sittuyin, every two-ply line for
+    Alquerque and any game without a hook."""
+    game = find_game(variant)
+    make = game.hook("openings") or two_ply_openings
+    lines: list[list[str]] = make(game, count)
+    return lines
 
 
 @dataclass(frozen=True)

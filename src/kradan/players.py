@@ -14,14 +14,13 @@ import random
 import shlex
 from typing import Any, Protocol
 
-from . import alquerque
 from .board import Board
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
 from .engine.searchers import Searchers
 from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
 from .errors import KradanError
-from .games import AnyBoard, new_board
+from .games import AnyBoard, find_game, new_board
 
 
 class PlayerSpecError(KradanError, ValueError):
@@ -134,11 +133,13 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:
             raise PlayerSpecError(f"level {level} in {spec!r} is outside 1..{MAX_LEVEL}")
+        if game is not None and find_game(game).searcher is None:
+            raise PlayerSpecError(f"{spec!r}: kradan's engine does not play {game} yet")
         return KradanPlayer(level, int(options.get("hash", 16)), seed, game)
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):
-        if game is not None and alquerque.is_alquerque_name(game):
+        if game is not None and not find_game(game).external_engines:
             raise PlayerSpecError(f"{spec!r}: external engines do not play {game}; use kradan")
         command = shlex.split(rest)
         if not command:

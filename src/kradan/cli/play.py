@@ -9,13 +9,13 @@ commands: ``hint``, ``undo``, ``moves``, ``count`` (declare a count), ``stop`` (
 from __future__ import annotations
 
 import argparse
-import itertools
 import random
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from .._core.warmup import announce_compilation
+from .render import text_board
 
 HELP = """commands:
   <move>    a move in SAN (e4, Nd2, cxb6=M), UCI (e3e4, R@a1) or Thai SAN;
@@ -26,9 +26,6 @@ HELP = """commands:
   draw      claim (or offer) a draw resign  give up
   help      this text               quit    leave"""
 
-_RESET = "\033[0m"
-_LIGHT, _DARK = "\033[48;5;180m", "\033[48;5;137m"
-_WHITE_PIECE, _BLACK_PIECE = "\033[1;97m", "\033[1;30m"
 
 
 def add_parser(commands: Any) -> None:
@@ -58,17 +55,17 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
-        from .. import alquerque
         from ..engine.levels import MAX_LEVEL
-        from ..games import new_board
+        from ..games import CountingBoard, find_game
         from ..players import KradanPlayer
 
         self.read = read
         self.write = write
         self.colour = not args.no_color
-        self.alquerque = alquerque.is_alquerque_name(args.variant)
-        options = {} if self.alquerque else {"counting": args.counting}
-        self.board: Any = new_board(args.variant, args.fen, **options)
+        game = find_game(args.variant)
+        options = {"counting": args.counting} if "counting" in game.options else {}
+        self.board: Any = game.new_board(args.fen, **options)
+        self.counting = isinstance(self.board, CountingBoard)
         side = args.color if args.color != "random" else random.choice(["white", "black"])
         self.human = side == "white"
         self.flipped = not self.human
@@ -88,9 +85,7 @@ class TerminalGame:
     # --- drawing ----------------------------------------------------------------------------------
 
     def render(self) -> str:
-        if self.alquerque:
-            return render_alquerque(self.board, self.flipped)
-        return render_chess(self.board, self.flipped, self.colour)
+        return text_board(self.board, flipped=self.flipped, colour=self.colour)
 
     # --- the loop ---------------------------------------------------------------------------------
 
@@ -149,8 +144,8 @@ class TerminalGame:
                 self.write(f"hint: {self.board.san(answer.move)}")
         elif word in ("undo", "takeback"):
             self._undo()
-        elif self.alquerque and word in ("count", "declare", "stop"):
-            self.write("Alquerque has no counting")
+        elif not self.counting and word in ("count", "declare", "stop"):
+            self.write(f"{self.board.variant.title} has no counting")
         elif word in ("count", "declare"):
             try:
                 self.board.declare_count()
@@ -178,7 +173,7 @@ class TerminalGame:
         from ..errors import KradanError
 
         try:
-            move = self.board.parse_uci(text) if self.alquerque else self.board.parse_san(text)
+            move = self.board.parse_san(text)
         except KradanError as error:
             self.write(str(error))
             return
@@ -216,73 +211,6 @@ class TerminalGame:
         return None
 
 
-def render_chess(board: Any, flipped: bool = False, colour: bool = True) -> str:
-    """A chess-family board as text, from White's side (Black's when ``flipped``), with ANSI
-    colours when ``colour``: the last move's squares marked, and a status line."""
-    from ..move import Move
-
-    rows = []
-    ranks = range(8) if flipped else range(7, -1, -1)
-    files = range(7, -1, -1) if flipped else range(8)
-    moves = [entry for entry in board.move_stack if isinstance(entry, Move)]
-    last = moves[-1] if moves else None
-    for rank in ranks:
-        cells = []
-        for file in files:
-            square = rank * 8 + file
-            piece = board.piece_at(square)
-            text = f" {piece.symbol() if piece else '.'} "
-            if colour:
-                background = _LIGHT if (rank + file) % 2 else _DARK
-                if last is not None and square in (last.from_square, last.to_square):
-                    background = "\033[48;5;143m"
-                fg = _WHITE_PIECE if piece and piece.color else _BLACK_PIECE
-                text = f"{background}{fg}{text}{_RESET}"
-            cells.append(text)
-        rows.append(f"{rank + 1} " + "".join(cells))
-    rows.append("  " + "".join(f" {'abcdefgh'[f]} " for f in files))
-    state = board.counting_state()
-    status = [f"{'White' if board.turn else 'Black'} to move"]
-    if board.is_check():
-        status.append("check")
-    if state is not None:
-        status.append(str(state))
-    rows.append("  " + "; ".join(status))
-    return "\n".join(rows)
-
-
-def render_alquerque(board: Any, flipped: bool = False) -> str:
-    """The 25 points and the lines between them, White's men ``P`` and kings ``K``, Black's
-    ``p`` and ``k``; ``flipped`` turns the board around (Black's view)."""
-    from ..alquerque import point_name
-    from ..pieces import KING
-
-    ys = range(5) if flipped else range(4, -1, -1)
-    xs = list(range(4, -1, -1) if flipped else range(5))
-    rows = []
-    for index, y in enumerate(ys):
-        cells = []
-        for x in xs:
-            piece = board.piece_at(y * 5 + x)
-            letter = "." if piece is None else ("k" if piece.piece_type == KING else "p")
-            cells.append(letter.upper() if piece is not None and piece.color else letter)
-        rows.append(f"{y + 1}  " + "---".join(cells))
-        if index < 4:
-            below = y - 1 if not flipped else y + 1
-            low_y = min(y, below)
-            links = []
-            for a, b in itertools.pairwise(xs):
-                links.append("/" if (min(a, b) + low_y) % 2 == 0 else "\\")
-            rows.append("   " + "".join(f"| {link} " for link in links) + "|")
-    rows.append("   " + "   ".join("abcde"[x] for x in xs))
-    status = [f"{'White' if board.turn else 'Black'} to move"]
-    liable = board.huff_liable()
-    if liable:
-        status.append("may huff " + ", ".join(point_name(p) for p in liable))
-    rows.append("   " + "; ".join(status))
-    return "\n".join(rows)
-
-
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
     game = TerminalGame(args)
@@ -300,4 +228,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["HELP", "TerminalGame", "add_parser", "render_alquerque", "render_chess", "run"]
+__all__ = ["HELP", "TerminalGame", "add_parser", "run"]
