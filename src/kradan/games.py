@@ -293,7 +293,7 @@ for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
             text="kradan.cli.render:chess_text",
             svg="kradan.svg.chess:draw",
             pgn="kradan.pgn.moves:CHESS_MOVES",
-            searcher="kradan.engine.search:Searcher",
+            searcher="kradan.engine.chess:Searcher",
             openings=(
                 "kradan.match:setup_openings"
                 if _variant.setup is SetupRule.DROPS

@@ -41,6 +41,9 @@ class Termination(Enum):
     IMMOBILISED = "immobilised"
     #: Alquerque: the no-capture limit was reached
     NO_CAPTURE_LIMIT = "no-capture limit"
+    #: a rule of a game registered outside kradan's rules decided it (see :mod:`kradan.games`)
+    VARIANT_WIN = "variant win"
+    VARIANT_DRAW = "variant draw"
 
 
 @dataclass(frozen=True)

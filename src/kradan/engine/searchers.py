@@ -2,31 +2,41 @@
 play any game (players, ``kradan uci``, ``kradan xboard``, analysis) hold a :class:`Searchers`.
 
 The searcher classes are named by lazy references (``"module:Class"``), so importing this module
-loads no compiled search; :func:`searcher_reference` is the one place that picks a game's.
+loads no compiled search; each game's entry in the registry (:mod:`kradan.games`) names it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from typing import Any, cast
 
-from ..alquerque.board import Board as AlquerqueBoard
+from ..games import Game, find_game, game_of
+from .client import EngineError
 from .types import GameSearch, Limit
 
-CHESS_SEARCHER = "kradan.engine.chess:Searcher"
-ALQUERQUE_SEARCHER = "kradan.engine.alquerque:AlquerqueSearcher"
+
+def searcher_reference(board: Any) -> Any:
+    """The game registry's reference to the searcher class that plays ``board`` (a
+    ``"module:Class"`` string or the class itself).
+
+    :raises EngineError: for a game kradan's engine does not play.
+    """
+    return _searching_game(game_of(board)).searcher
 
 
-def searcher_reference(board: object) -> str:
-    """The lazy reference (``"module:Class"``) to the searcher class that plays ``board``."""
-    return ALQUERQUE_SEARCHER if isinstance(board, AlquerqueBoard) else CHESS_SEARCHER
+def _searching_game(game: Game) -> Game:
+    if game.searcher is None:
+        raise EngineError(f"kradan's engine does not play {game.name}")
+    return game
 
 
-def load_searcher(reference: str, hash_mb: int) -> GameSearch:
-    """A new searcher from a ``"module:Class"`` reference, with a ``hash_mb`` megabyte table."""
-    module, _, name = reference.partition(":")
-    searcher_class = getattr(importlib.import_module(module), name)
-    return cast(GameSearch, searcher_class(hash_mb))
+def load_searcher(reference: Any, hash_mb: int) -> GameSearch:
+    """A new searcher from a reference (``"module:Class"`` or a class), with a table of
+    ``hash_mb`` megabytes."""
+    if isinstance(reference, str):
+        module, _, name = reference.partition(":")
+        reference = getattr(importlib.import_module(module), name)
+    return cast(GameSearch, reference(hash_mb))
 
 
 class Searchers:
@@ -34,9 +44,9 @@ class Searchers:
 
     def __init__(self, hash_mb: int = 16) -> None:
         self.hash_mb = hash_mb
-        self._made: dict[str, GameSearch] = {}
+        self._made: dict[Any, GameSearch] = {}
 
-    def _get(self, reference: str) -> GameSearch:
+    def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
         if searcher is None:
             searcher = self._made[reference] = load_searcher(reference, self.hash_mb)
@@ -45,7 +55,7 @@ class Searchers:
     @property
     def chess(self) -> GameSearch:
         """The chess family's search."""
-        return self._get(CHESS_SEARCHER)
+        return self._get(_searching_game(find_game("makruk")).searcher)
 
     def for_board(self, board: object) -> GameSearch:
         """The search that plays ``board``'s game."""
