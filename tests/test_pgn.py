@@ -416,6 +416,45 @@ def test_game_node_editing_checks_legality() -> None:
     assert game.end().ply() == 2 and game.end().is_mainline()
 
 
+def test_add_legal_adds_a_known_legal_move_without_replaying_the_game() -> None:
+    from kradan import Move
+
+    game = pgn.Game()
+    node = game.add_legal(Move.from_uci("e3e4"), comment="known", nags=[1])
+    assert node.parent is game and node.comment == "known" and node.nags == {1}
+    side = game.add_legal(Move.from_uci("d3d4"), starting_comment="or")
+    assert side.starting_comment == "or" and game.variations == [node, side]
+    assert str(game).endswith("1. e4 $1 {known} ({or} 1. d4) *")
+
+
+def test_a_one_square_selection_option_reads_back() -> None:
+    board = Board(variant="makruk", takhen_rua=("a1",))
+    game = pgn.Game.from_board(board)
+    assert game.headers["VariantOptions"] == "takhen_rua=a1"
+    assert _read(str(game)).board().variant == board.variant
+    assert pgn.parse_options("a=1,2 b=true c=3 d=x") == {
+        "a": ("1", "2"),
+        "b": True,
+        "c": 3,
+        "d": "x",
+    }
+
+
+def test_the_pgn_modules_import_one_way() -> None:
+    """Each module of kradan.pgn imports only the ones below it (type-only imports too)."""
+    import ast
+    from pathlib import Path
+
+    order = ["moves", "headers", "visitor", "exporter", "tree", "builder", "reader", "formats"]
+    folder = Path(pgn.__file__).parent
+    for rank, name in enumerate(order):
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        for statement in ast.walk(tree):
+            if isinstance(statement, ast.ImportFrom) and statement.level == 1:
+                target = (statement.module or "").split(".")[0]
+                assert target in order[:rank], f"pgn/{name}.py imports .{target}"
+
+
 _JUNK = '{}()[]"$;%\n 1.e4x=@!?\\*-/abcdefgh12345678KMSNRF'
 _VALID = pgn.game_text(_random_game("makruk", 5, 30)) + "\n" + str(_decorated_game("sittuyin", 1))
 

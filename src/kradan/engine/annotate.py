@@ -106,11 +106,11 @@ def annotate(
         node.nags.add(nag)
         best = before.line[:BEST_LINE_PLIES]
         if best and best[0] != node.move and not parent.has_variation(best[0]):  # type: ignore[arg-type]
-            side = parent._add_unchecked(best[0])  # type: ignore[arg-type]
+            side = parent.add_legal(best[0])  # type: ignore[arg-type]
             side.comment = f"[%eval {eval_text(before.score, turns[index - 1])}]"
             tail = side
             for move in best[1:]:
-                tail = tail._add_unchecked(move)  # type: ignore[arg-type]
+                tail = tail.add_legal(move)  # type: ignore[arg-type]
     game.headers["Annotator"] = "kradan"
     return game
 

@@ -24,6 +24,10 @@ Conventions, chosen so that kradan's own output reads back identically:
   is read too. Sittuyin setup drops are ordinary moves (``R@a1``).
 * Alquerque moves are ``c2-c3``, ``b3xd3xd5`` and, with a huff, ``hc3,b2-c3``.
 * ``[Result]`` and ``[Termination]`` (``checkmate``, ``counting limit``, ...) come from the board.
+
+Modules, each importing only those before it: ``moves`` (move tokens), ``headers`` (tags and the
+start position), ``visitor`` (the visit hooks), ``exporter`` (writing), ``tree`` (the game
+tree), ``builder`` (trees from a visit), ``reader`` (reading), ``formats`` (other shapes).
 """
 
 from __future__ import annotations
@@ -31,27 +35,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..games import AnyBoard
+from .builder import GameBuilder
+from .exporter import FileExporter, StringExporter
+from .headers import SEVEN_TAGS, Headers, options_text, parse_options
 from .moves import move_text, parse_move
 from .reader import read_game, read_headers, skip_game
-from .tree import (
-    SEVEN_TAGS,
-    SKIP,
-    ChildNode,
-    Game,
-    GameNode,
-    Headers,
-    ReadError,
-    options_text,
-    parse_options,
-)
-from .visitor import (
-    BaseVisitor,
-    FileExporter,
-    GameBuilder,
-    HeadersBuilder,
-    SkipVisitor,
-    StringExporter,
-)
+from .tree import ChildNode, Game, GameNode
+from .visitor import SKIP, BaseVisitor, HeadersBuilder, ReadError, SkipVisitor
 
 
 def game_text(board: AnyBoard, headers: Mapping[str, str] | None = None) -> str:

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..board import Board
 from ..errors import KradanError, PgnError
-from ..games import AnyBoard, game_of, new_board
-from .moves import move_text
-from .tree import AnyMove, Game, GameNode, apply_count_actions, position_text
-from .visitor import StringExporter
+from ..games import AnyBoard, CountingBoard, game_of, new_board
+from ..move import Move
+from .exporter import StringExporter
+from .moves import AnyMove, move_text
+from .tree import Game, GameNode, apply_count_actions, position_text
 
 DIALECTS = ("kradan", "pychess", "cutechess")
 
@@ -39,7 +39,7 @@ def _linking_step(board: AnyBoard, target: str) -> tuple[AnyMove, list[str]] | N
     """The move, and the count actions after it, that turn ``board`` into the position
     ``target``."""
     action_sets: list[list[str]] = [[]]
-    if isinstance(board, Board):
+    if isinstance(board, CountingBoard):
         action_sets += [["declare"], ["stop"]]
     moves: list[AnyMove] = list(board.legal_moves)
     for move in moves:
@@ -88,7 +88,7 @@ def game_from_positions(texts: Sequence[str], variant: str, **options: Any) -> G
         move, actions = step
         board.push(move)
         apply_count_actions(board, actions)
-        node = node._add_unchecked(move)
+        node = node.add_legal(move)  # it was found among the legal moves
         node.count_actions.extend(actions)
     game.headers["Result"] = board.result(claim_draw=True)
     return game
@@ -136,22 +136,23 @@ def game_from_uci(line: str, variant: str) -> Game:
         except (KradanError, ValueError) as error:
             raise PgnError(f"move {number} {word!r} of UCI line: {error}") from error
         board.push(move)
-        node = node._add_unchecked(move)
+        node = node.add_legal(move)  # parse_uci read it as a legal move
     game.headers["Result"] = board.result(claim_draw=True)
     return game
 
 
 class _CutechessExporter(StringExporter):
-    """cutechess's forms: Sittuyin promotions to a neighbouring square by their target alone."""
+    """cutechess's forms: Sittuyin promotions to a neighbouring square by their target alone
+    (other games are written as kradan writes them)."""
 
     def move_token(self, board: AnyBoard, move: AnyMove) -> str:
         text = move_text(board, move, self.notation)
         if (
-            isinstance(board, Board)
-            and move.promotion is not None  # type: ignore[union-attr]
-            and move.from_square != move.to_square
+            board.variant.name == "sittuyin"
             and self.notation == "san"
-            and board.variant.name == "sittuyin"
+            and isinstance(move, Move)
+            and move.promotion is not None
+            and move.from_square != move.to_square
         ):
             text = text[2:]  # d5c6=F -> c6=F
         return text

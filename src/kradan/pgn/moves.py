@@ -1,4 +1,6 @@
-"""Moves as PGN writes and reads them, for every game.
+"""Moves as PGN writes and reads them, for every game: :func:`move_text` and :func:`parse_move`
+ask the game's ``pgn`` hook (a game without one writes ``board.san(move)``). The bottom of the
+package: it imports no other PGN module.
 
 Chess family: SAN as Fairy-Stockfish and pychess.org write it (``Me3``, ``c6=M``, ``R@a1``,
 ``e4,Me3`` for a sutra), or Thai SAN on request. Reading also takes long algebraic, Thai SAN,
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from .. import alquerque
 from .._core import layout as L
@@ -23,10 +25,15 @@ from ..games import AnyBoard, game_of
 from ..move import Move
 from ..pieces import PAWN, PIECE_SYMBOLS, PieceType
 from ..variants import PromotionRule
-from .tree import AnyMove
 
 _FAST_SAN = re.compile(r"([KMSNRFP]?)([a-h]?)([1-8]?)x?([a-h][1-8])(?:=?([MFSNRK]))?[+#]?[!?]*")
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][a-z]?")
+
+
+class AnyMove(Protocol):
+    """A move of any game: the game's own move object, which writes itself as UCI."""
+
+    def uci(self) -> str: ...
 
 
 def move_text(board: AnyBoard, move: AnyMove, notation: str = "san") -> str:
@@ -176,6 +183,7 @@ __all__ = [
     "ALQUERQUE_MOVES",
     "CHESS_MOVES",
     "AlquerqueMoves",
+    "AnyMove",
     "ChessMoves",
     "move_text",
     "parse_move",

@@ -16,8 +16,10 @@ from typing import Any, TextIO, TypeVar
 from ..counting import CountAction
 from ..errors import KradanError, PgnError
 from ..games import AnyBoard
-from .tree import DEFAULT_VARIANT, SKIP, Headers, ReadError, apply_count_actions, start_board
-from .visitor import SUFFIX_NAGS, BaseVisitor, GameBuilder, HeadersBuilder, SkipVisitor
+from .builder import GameBuilder
+from .headers import DEFAULT_VARIANT, Headers, start_board
+from .tree import apply_count_actions
+from .visitor import SKIP, SUFFIX_NAGS, BaseVisitor, HeadersBuilder, ReadError, SkipVisitor
 
 ResultT = TypeVar("ResultT")
 

@@ -1,128 +1,24 @@
 """The game tree of a PGN game: headers, nodes with moves, comments, NAGs, variations and
-counting declarations, for every game kradan knows (the chess family and Alquerque)."""
+counting declarations, for every registered game. It walks itself for any visitor; the
+visitors know no tree (the builder that makes trees sits above this module)."""
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import enum
 import re
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
-from .. import alquerque
-from ..board import Board
 from ..counting import CountAction
-from ..errors import IllegalMoveError, KradanError, PgnError
-from ..games import AnyBoard, canonical_name, game_of, new_board
-from ..move import Move
-from ..rulesets import option_text
+from ..errors import IllegalMoveError, PgnError
+from ..games import AnyBoard, CountingBoard, game_of
+from .exporter import StringExporter
+from .headers import DEFAULT_VARIANT, OPTIONS_TAG, Headers, options_text, start_board
+from .moves import AnyMove, move_text
+from .visitor import SKIP, BaseVisitor, ReadError
 
-if TYPE_CHECKING:
-    from .visitor import BaseVisitor
-
-AnyMove: TypeAlias = Move | alquerque.Move
-
-#: the Seven Tag Roster, always written first and in this order
-SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-DEFAULT_VARIANT = "makruk"
-#: the header that records rule options differing from the variant's defaults
-OPTIONS_TAG = "VariantOptions"
 COUNT_KINDS = ("declare", "stop")
 _CLOCK = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\s*\]")
 _EVAL = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?\d+(?:\.\d+)?))\s*\]")
-
-
-class Headers(MutableMapping[str, str]):
-    """PGN tag pairs: the Seven Tag Roster first, in its order, then the rest as added."""
-
-    def __init__(self, data: Mapping[str, str] | Iterable[tuple[str, str]] = (), **tags: str):
-        self._tags: dict[str, str] = {}
-        self.update(data, **tags)
-
-    @classmethod
-    def roster(cls) -> Headers:
-        """The Seven Tag Roster with unknown values (``?``) and today's date."""
-        headers = cls({tag: "?" for tag in SEVEN_TAGS})
-        headers["Date"] = dt.date.today().strftime("%Y.%m.%d")
-        headers["Result"] = "*"
-        return headers
-
-    def __getitem__(self, key: str) -> str:
-        return self._tags[key]
-
-    def __setitem__(self, key: str, value: str) -> None:
-        if not isinstance(value, str):
-            raise TypeError(f"header {key!r} must be a string, not {value!r}")
-        self._tags[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._tags[key]
-
-    def __iter__(self) -> Iterator[str]:
-        yield from (tag for tag in SEVEN_TAGS if tag in self._tags)
-        yield from (tag for tag in self._tags if tag not in SEVEN_TAGS)
-
-    def __len__(self) -> int:
-        return len(self._tags)
-
-    def copy(self) -> Headers:
-        return Headers(self)
-
-    def __repr__(self) -> str:
-        return f"Headers({dict(self)!r})"
-
-
-def options_text(board: AnyBoard) -> str:
-    """The board's rule options that differ from its game's defaults, as ``key=value`` words
-    (the value of the ``[VariantOptions]`` header); empty for the defaults."""
-    defaults = game_of(board).option_defaults()
-    words = []
-    for name, default in defaults.items():
-        value = getattr(board.variant, name)
-        if value != default:
-            words.append(f"{name}={option_text(value)}")
-    return " ".join(words)
-
-
-def parse_options(text: str) -> dict[str, object]:
-    """``key=value`` words back into keyword options (``true``/``false``, whole numbers,
-    comma lists for the handicap squares, strings for the rest).
-
-    :raises PgnError: for a word without ``=``.
-    """
-    options: dict[str, object] = {}
-    for word in text.split():
-        key, sep, value = word.partition("=")
-        if not sep or not key:
-            raise PgnError(f"bad [{OPTIONS_TAG}] word {word!r} in {text!r}: expected key=value")
-        if value in ("true", "false"):
-            options[key] = value == "true"
-        elif value.isdigit():
-            options[key] = int(value)
-        elif key == "takhen_rua":
-            options[key] = tuple(filter(None, value.split(",")))
-        else:
-            options[key] = value
-    return options
-
-
-def start_board(headers: Mapping[str, str], default_variant: str = DEFAULT_VARIANT) -> AnyBoard:
-    """The position a game with these headers starts from: ``[Variant]`` (any name or alias,
-    pychess.org's capitalised names too), ``[VariantOptions]``, and ``[FEN]``.
-
-    :raises PgnError: for an unknown variant, a bad option or a bad FEN, quoting the header.
-    """
-    name = headers.get("Variant", "").strip() or default_variant
-    if name.lower() in ("standard", "chess"):
-        raise PgnError(f"[Variant {name!r}] is international chess, which kradan does not play")
-    try:
-        options = parse_options(headers.get(OPTIONS_TAG, ""))
-        game = canonical_name(name)
-        fen = headers.get("FEN")
-        return new_board(game, fen.strip() if fen else None, **options)
-    except KradanError as error:
-        raise PgnError(f"cannot set up the game from its headers: {error}") from error
 
 
 class GameNode:
@@ -260,12 +156,15 @@ class GameNode:
         board = self.board()
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move.uci()!r} in {position_text(board)!r}")
-        return self._add_unchecked(move, comment, starting_comment, nags)
+        return self.add_legal(move, comment=comment, starting_comment=starting_comment, nags=nags)
 
-    def _add_unchecked(
-        self, move: AnyMove, comment: str = "", starting_comment: str = "",
+    def add_legal(
+        self, move: AnyMove, *, comment: str = "", starting_comment: str = "",
         nags: Iterable[int] = (),
     ) -> ChildNode:  # fmt: skip
+        """Add a continuation by ``move``, known to be legal here (just played or parsed on this
+        position), without checking it: building a long game this way does not replay it at
+        every move. Returns the new node."""
         node = ChildNode(self, move, comment=comment)
         node.starting_comment = starting_comment
         node.nags.update(nags)
@@ -337,9 +236,7 @@ class ChildNode(GameNode):
         self.move = move
 
     def san(self, notation: str = "san") -> str:
-        """The move as written in PGN (``notation``: ``san`` or ``thai`` for the chess family)."""
-        from .moves import move_text
-
+        """The move as written in PGN (``notation``: one of the game's notations)."""
         return move_text(self.parent.board(), self.move, notation)
 
     def uci(self) -> str:
@@ -360,34 +257,6 @@ class ChildNode(GameNode):
 
     def __repr__(self) -> str:
         return f"<ChildNode {self.move.uci()!r} at ply {self.ply()}>"
-
-
-class _Skip(enum.Enum):
-    SKIP = "skip"
-
-
-#: returned by visitor hooks to skip a variation or the rest of a game
-SKIP = _Skip.SKIP
-
-
-@dataclasses.dataclass(frozen=True)
-class ReadError:
-    """A problem met while reading a game: where (move number and side, or ``None`` in the
-    headers), the offending text, and what is wrong."""
-
-    message: str
-    text: str = ""
-    move_number: int | None = None
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = []
-        if self.line is not None:
-            where.append(f"line {self.line}")
-        if self.move_number is not None:
-            where.append(f"move {self.move_number}")
-        prefix = f"{', '.join(where)}: " if where else ""
-        return f"{prefix}{self.message}"
 
 
 class Game(GameNode):
@@ -427,7 +296,7 @@ class Game(GameNode):
             self.headers[OPTIONS_TAG] = options
         else:
             self.headers.pop(OPTIONS_TAG, None)
-        start = type(root)(variant=board.variant)
+        start = game_of(board).board(None, variant=board.variant)
         position = position_text(root)
         if position != position_text(start):
             self.headers["SetUp"] = "1"
@@ -449,7 +318,7 @@ class Game(GameNode):
             if isinstance(entry, CountAction):
                 node.count_actions.append(entry.kind)
             else:
-                node = node._add_unchecked(entry)
+                node = node.add_legal(entry)
         outcome = board.outcome(claim_draw=True)
         game.headers["Result"] = board.result(claim_draw=True)
         if outcome is not None:
@@ -478,8 +347,6 @@ class Game(GameNode):
         return visitor.result()
 
     def __str__(self) -> str:
-        from .visitor import StringExporter
-
         return str(self.accept(StringExporter()))
 
     def __repr__(self) -> str:
@@ -488,18 +355,18 @@ class Game(GameNode):
 
 
 def position_text(board: AnyBoard) -> str:
-    """The FEN (chess family) or position text (Alquerque) of ``board``."""
+    """The position of ``board`` as its game writes it (a FEN; Alquerque's position text)."""
     return board.fen()
 
 
 def apply_count_actions(board: AnyBoard, kinds: Iterable[str]) -> None:
     """Declare or stop counts on ``board`` (each kind ``"declare"`` or ``"stop"``).
 
-    :raises PgnError: for an Alquerque board or an unknown kind; CountingError when the
+    :raises PgnError: for a game without counting or an unknown kind; CountingError when the
         counting rules forbid it.
     """
     for kind in kinds:
-        if not isinstance(board, Board):
+        if not isinstance(board, CountingBoard):
             raise PgnError(f"{board.variant.name} has no counting: cannot {kind} a count")
         if kind == "declare":
             board.declare_count()
@@ -510,17 +377,10 @@ def apply_count_actions(board: AnyBoard, kinds: Iterable[str]) -> None:
 
 
 __all__ = [
-    "SEVEN_TAGS",
-    "SKIP",
-    "AnyMove",
+    "COUNT_KINDS",
     "ChildNode",
     "Game",
     "GameNode",
-    "Headers",
-    "ReadError",
     "apply_count_actions",
-    "options_text",
-    "parse_options",
     "position_text",
-    "start_board",
 ]
