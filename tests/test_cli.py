@@ -3,13 +3,15 @@ exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from kradan import __version__
+from kradan import Board, __version__, games
 from kradan.cli.main import main
 
 
@@ -156,3 +158,51 @@ def test_a_file_that_is_not_text_is_one_line_and_status_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "not UTF-8 text" in err and "Traceback" not in err
+
+
+@dataclasses.dataclass(frozen=True)
+class _LaterRules:
+    """The rules of a game registered after kradan's own: enough to be listed."""
+
+    name: str = "zz-later"
+    title: str = "ZZ Later"
+    aliases: tuple[str, ...] = ()
+
+    def with_options(self, **options: Any) -> _LaterRules:
+        return self
+
+
+@pytest.mark.parametrize(
+    "command", ["perft", "play", "match", "show", "analyse", "convert", "validate"]
+)
+def test_every_game_argument_lists_the_registered_games(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # no wrapping inside a name
+    games.register(games.Game(rules=_LaterRules(), board=Board))
+    try:
+        with pytest.raises(SystemExit) as info:
+            main([command, "--help"])
+        assert info.value.code == 0
+        out = capsys.readouterr().out
+        assert all(name in out for name in games.game_names()) and "zz-later" in out
+    finally:
+        games.unregister("zz-later")
+
+
+def test_command_modules_share_helpers_and_never_import_each_other() -> None:
+    import ast
+
+    from kradan import cli
+
+    helpers = {"common", "render", "progress"}
+    folder = Path(cli.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        allowed = helpers if path.stem != "main" else {p.stem for p in folder.glob("*.py")}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [alias.name for alias in node.names]
+                for name in names:
+                    assert name.split(".")[0] in allowed, f"cli/{path.name} imports .{name}"
+    source = "".join(p.read_text(encoding="utf-8") for p in folder.parent.rglob("*.py"))
+    assert source.count("EXIT_BAD_INPUT = ") == 1

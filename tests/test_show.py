@@ -10,8 +10,8 @@ import pytest
 
 import kradan
 from kradan import alquerque
+from kradan.cli.common import load_position
 from kradan.cli.main import main
-from kradan.cli.show import load_position
 from kradan.errors import InvalidFenError, VariantError
 
 ROOT = Path(__file__).parent.parent

@@ -4,14 +4,13 @@ move of a game (an annotated PGN)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
-from ..games import AnyBoard, game_names
+from ..games import AnyBoard
+from .common import add_game_argument, fail, load_position, read_game_number
 from .progress import Progress
-from .show import load_position, read_game_number
 
 EXAMPLES = """examples:
   kradan analyse                                     Makruk's start position, 5 seconds
@@ -27,7 +26,7 @@ def add_parser(commands: Any) -> None:
         "analyse",
         aliases=["analyze"],
         help="the engine's lines for a position, or an annotated copy of a game",
-        description="Search POSITION (a FEN, an Alquerque position text, or a PGN file) and\n"
+        description="Search POSITION (a FEN, the game's position text, or a PGN file) and\n"
         "print the engine's best lines as they deepen. With --annotate, judge every move of a\n"
         "PGN game instead: each gets an evaluation, mistakes get ?!, ? or ?? and the line the\n"
         "engine prefers.",
@@ -36,8 +35,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("position", nargs="*", metavar="POSITION",
                         help="a FEN or position text (as words), or a PGN file")  # fmt: skip
-    parser.add_argument("--variant", default="makruk",
-                        help=f"the game ({', '.join(game_names())}; default makruk)")  # fmt: skip
+    add_game_argument(parser)
     parser.add_argument("--time", type=float, help="seconds per position (default 5; 0.5 with"
                         " --annotate)")  # fmt: skip
     parser.add_argument("--depth", type=int, help="search this many plies deep instead")
@@ -63,7 +61,7 @@ def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
 
 
 def line_text(board: AnyBoard, moves: list[Any]) -> str:
-    """Moves in the game's notation (SAN for the chess family), numbered from ``board``."""
+    """Moves in the game's notation (``board.san``), numbered from ``board``."""
     replay = board.copy()
     words = []
     for index, move in enumerate(moves):
@@ -125,8 +123,7 @@ def _annotate(args: argparse.Namespace) -> int:
         with open(args.annotate, "w", encoding="utf-8", newline="\n") as out:
             out.write(str(game) + "\n")
     except OSError as error:
-        print(f"kradan: error: cannot write {args.annotate!r}: {error.strerror}", file=sys.stderr)
-        return 2
+        return fail(f"cannot write {args.annotate!r}: {error.strerror}")
     marked = sum(1 for node in game.mainline() if node.nags)
     print(f"{len(game.mainline_moves())} moves judged, {marked} marked; written to {args.annotate}")
     return 0

@@ -12,11 +12,11 @@ from typing import Any, TextIO
 from .. import pgn
 from .._core.warmup import announce_compilation
 from ..errors import PgnError
+from ..games import games
 from ..pgn import formats
+from .common import EXIT_PROBLEMS, add_game_argument, fail
 from .progress import open_input
 
-EXIT_PROBLEMS = 1
-EXIT_BAD_INPUT = 2
 FORMATS = ("pgn", "fen", "uci")
 
 EXAMPLES = """examples:
@@ -50,13 +50,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--to", dest="target", choices=FORMATS, default="pgn", help="the output format (pgn)"
     )
+    add_game_argument(parser, purpose="the game of FEN and UCI input, and of PGN without [Variant]")
     parser.add_argument(
-        "--variant", default="makruk",
-        help="the game of FEN and UCI input, and of PGN without [Variant] (makruk)",
+        "--notation", choices=_notations(), default="san",
+        help="PGN move notation (san); a game without it keeps its own",
     )  # fmt: skip
-    parser.add_argument(
-        "--notation", choices=["san", "thai"], default="san", help="PGN move notation (san)"
-    )
     parser.add_argument(
         "--dialect", choices=formats.DIALECTS, default="kradan",
         help="PGN output for kradan, pychess.org or cutechess",
@@ -66,6 +64,14 @@ def add_parser(commands: Any) -> None:
         help="stop at the first problem in PGN input instead of skipping it",
     )  # fmt: skip
     parser.set_defaults(run=run)
+
+
+def _notations() -> list[str]:
+    """Every registered game's move notations, the default ones first."""
+    found = dict.fromkeys(["san"])
+    for game in games():
+        found.update(dict.fromkeys(game.notations))
+    return list(found)
 
 
 def _detect(path: str, first_line: str) -> str:
@@ -128,15 +134,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         out = open(args.output, "w", encoding="utf-8", newline="\n") if args.output else sys.stdout  # noqa: SIM115
     except OSError as error:
-        print(f"kradan: error: cannot write {args.output!r}: {error.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(f"cannot write {args.output!r}: {error.strerror}")
     try:
         separator = "\n" if args.target == "uci" else "\n\n"
         for game in _games(stream, source, args):
             out.write(_render(game, args) + separator)
     except PgnError as error:
-        print(f"kradan: error: {error}", file=sys.stderr)
-        return EXIT_PROBLEMS
+        return fail(str(error), EXIT_PROBLEMS)
     finally:
         reader.close()
         if out is not sys.stdout:

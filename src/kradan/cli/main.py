@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import KradanError
 from . import analyse, convert, match, perft, play, show, uci, validate, xboard
-
-EXIT_BAD_INPUT = 2
+from .common import EXIT_BAD_INPUT, fail
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,12 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except KradanError as error:
-        print(f"kradan: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(str(error))
     except UnicodeDecodeError as error:
-        print(f"kradan: error: the input is not UTF-8 text ({error.reason} at byte "
-              f"{error.start})", file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_INPUT
+        return fail(f"the input is not UTF-8 text ({error.reason} at byte {error.start})")
     except BrokenPipeError:
         # the reader of our output went away (``kradan convert ... | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

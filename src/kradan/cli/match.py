@@ -8,6 +8,7 @@ from typing import Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
+from .common import add_game_argument
 from .progress import bar
 
 
@@ -22,7 +23,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("first", help="the first player (its score is reported)")
     parser.add_argument("second", help="the second player")
-    parser.add_argument("--variant", default="makruk", help="the game (default makruk)")
+    add_game_argument(parser)
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (10+0.1)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")

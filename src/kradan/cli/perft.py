@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import time
 from typing import Any
 
 from .._core.warmup import announce_compilation
-from ..board import Board
-from ..games import game_names, new_board
+from ..games import new_board
+from .common import add_game_argument
 
 MAX_DEPTH = 12
 
@@ -31,10 +32,10 @@ def add_parser(commands: Any) -> None:
         epilog="Examples: kradan perft makruk 5 | kradan perft makruk 3 --divide "
         "--fen '4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1'",
     )
-    parser.add_argument("variant", help=f"game name ({', '.join(game_names())})")
+    add_game_argument(parser, positional=True, required=True, purpose="game name")
     parser.add_argument("depth", type=_depth, help=f"plies to search (0..{MAX_DEPTH})")
     parser.add_argument(
-        "--fen", help="start from this position (FEN, or Alquerque's position text) instead"
+        "--fen", help="start from this position (FEN, or the game's position text) instead"
     )
     parser.add_argument("--divide", action="store_true", help="show the count below each move")
     parser.add_argument(
@@ -60,10 +61,12 @@ def run(args: argparse.Namespace) -> int:
         print()
     else:
         threads = max(1, args.threads)
-        if threads > 1 and isinstance(board, Board):  # the chess kernel shares out its tree
-            nodes = board.perft(args.depth, bulk=bulk, threads=threads)
+        perft: Any = board.perft
+        # a board whose perft takes ``threads`` shares out its first moves; others count alone
+        if threads > 1 and "threads" in inspect.signature(perft).parameters:
+            nodes = perft(args.depth, bulk=bulk, threads=threads)
         else:
-            nodes = board.perft(args.depth, bulk=bulk)
+            nodes = perft(args.depth, bulk=bulk)
     seconds = time.perf_counter() - start
     speed = f"{nodes / seconds / 1e6:.1f} M nodes/s" if seconds > 0 else "-"
     print(f"nodes {nodes}  time {seconds:.3f} s  speed {speed}")

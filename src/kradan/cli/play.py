@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from .._core.warmup import announce_compilation
+from .common import EXIT_BAD_INPUT, add_game_argument, fail
 from .render import text_board
 
 HELP = """commands:
@@ -27,7 +27,6 @@ HELP = """commands:
   help      this text               quit    leave"""
 
 
-
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
@@ -35,11 +34,12 @@ def add_parser(commands: Any) -> None:
         description="Play against kradan's engine. " + __doc__.split("\n\n")[1].replace("\n", " "),
         epilog="Example: kradan play makruk --color black --level 8 --time 2",
     )
-    parser.add_argument("variant", nargs="?", default="makruk", help="the game (default makruk)")
+    add_game_argument(parser, positional=True)
     parser.add_argument("--color", choices=["white", "black", "random"], default="white")
     parser.add_argument("--level", type=int, default=10, help="engine strength 1..20 (default 10)")
     parser.add_argument("--time", type=float, default=2.0, help="engine seconds per move (2)")
-    parser.add_argument("--counting", choices=["auto", "declared"], default="auto")
+    parser.add_argument("--counting", choices=["auto", "declared"], default="auto",
+                        help="counting rules, for the games that count (auto)")  # fmt: skip
     parser.add_argument("--fen", help="start from this position")
     parser.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
     parser.add_argument("--pgn", metavar="FILE", help="add the game to this PGN file at the end")
@@ -220,10 +220,9 @@ def run(args: argparse.Namespace) -> int:
             with open(args.pgn, "a", encoding="utf-8") as handle:
                 handle.write(game.pgn() + "\n")
         except OSError as error:
-            print(f"kradan: error: cannot save the game to {args.pgn!r}: {error.strerror}",
-                  file=sys.stderr)  # fmt: skip
+            fail(f"cannot save the game to {args.pgn!r}: {error.strerror}")
             print(game.pgn())
-            return 2
+            return EXIT_BAD_INPUT
         print(f"game saved to {args.pgn}")
     return 0
 

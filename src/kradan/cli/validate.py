@@ -8,10 +8,8 @@ from typing import Any
 
 from .. import pgn
 from .._core.warmup import announce_compilation
+from .common import EXIT_PROBLEMS, add_game_argument
 from .progress import open_input
-
-EXIT_PROBLEMS = 1
-EXIT_BAD_INPUT = 2
 
 
 def add_parser(commands: Any) -> None:
@@ -25,9 +23,7 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE.pgn", help="the PGN file ('-' for standard input)")
-    parser.add_argument(
-        "--variant", default="makruk", help="the game of games without [Variant] (default makruk)"
-    )
+    add_game_argument(parser, purpose="the game of games without [Variant]")
     parser.set_defaults(run=run)
 
 

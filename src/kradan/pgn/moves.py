@@ -37,15 +37,21 @@ class AnyMove(Protocol):
 
 
 def move_text(board: AnyBoard, move: AnyMove, notation: str = "san") -> str:
-    """``move`` as a PGN move token on ``board`` (``notation`` ``san``, ``lan``, ``thai`` or
-    ``thai_lan`` for the chess family; Alquerque has one notation), by the game's PGN hook.
+    """``move`` as a PGN move token on ``board`` in ``notation``, one of the game's notations
+    (``san``, ``lan``, ``thai`` or ``thai_lan`` for the chess family); a notation the game does
+    not have gives its default. Written by the game's PGN hook, else by ``board.san``.
 
     :raises IllegalMoveError: when the move is not legal on ``board``.
     """
-    moves = game_of(board).hook("pgn")
+    game = game_of(board)
+    if notation not in game.notations:
+        notation = game.notations[0]
+    moves = game.hook("pgn")
     if moves is None:
-        return board.san(move)
-    text: str = moves.move_text(board, move, notation)
+        san: Any = board.san
+        text: str = san(move) if notation == game.notations[0] else san(move, notation)
+        return text
+    text = moves.move_text(board, move, notation)
     return text
 
 

@@ -1,0 +1,114 @@
+"""What the command modules share: exit statuses, error lines, the game argument (its help
+lists the registered games), and loading a position or a game named on the command line. The
+command modules import this module, never each other."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from ..games import AnyBoard, game_names, new_board
+
+if TYPE_CHECKING:
+    from ..pgn import Game
+
+#: problems found in the input (``kradan validate``, a ``kradan convert`` that stopped)
+EXIT_PROBLEMS = 1
+#: input that cannot be used at all: a bad argument, position or file
+EXIT_BAD_INPUT = 2
+#: the game of a command that names none
+DEFAULT_GAME = "makruk"
+
+
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
+    """Print ``kradan: error: message`` on standard error; returns ``status`` to exit with."""
+    print(f"kradan: error: {message}", file=sys.stderr)
+    return status
+
+
+def add_game_argument(
+    parser: argparse.ArgumentParser,
+    *,
+    positional: bool = False,
+    required: bool = False,
+    purpose: str = "the game",
+) -> None:
+    """Add the game argument, read as ``args.variant``: ``--variant NAME``, or with
+    ``positional`` a ``variant`` word (``required``: it has no default). Its help says
+    ``purpose`` and lists every registered game, so a game registered later shows up."""
+    names = ", ".join(game_names())
+    default = None if required else DEFAULT_GAME
+    text = f"{purpose} ({names})" if required else f"{purpose} ({names}; default {DEFAULT_GAME})"
+    if not positional:
+        parser.add_argument("--variant", default=DEFAULT_GAME, help=text)
+    elif required:
+        parser.add_argument("variant", help=text)
+    else:
+        parser.add_argument("variant", nargs="?", default=default, help=text)
+
+
+def load_position(
+    text: str | None, variant: str, *, game: int = 1, ply: int | None = None
+) -> AnyBoard:
+    """The board of ``variant`` at ``text`` (its FEN or position text); the start position
+    when ``text`` is ``None`` or blank. When ``text`` names a PGN file, the position after
+    ``ply`` plies (default: the end of the main line) of its ``game``-th game.
+
+    :raises VariantError: for an unknown variant;
+    :raises InvalidFenError: for a position that cannot be read;
+    :raises PgnError: for a game that is not in the file or a ply beyond its end.
+    """
+    if text is not None and not text.strip():
+        text = None
+    if text is not None and text.strip().lower().endswith(".pgn"):
+        return _pgn_position(text.strip(), variant, game, ply)
+    return new_board(variant, None if text is None else " ".join(text.split()))
+
+
+def read_game_number(path: str, number: int, variant: str) -> Game:
+    """The ``number``-th game (from 1) of the PGN file at ``path``; ``variant`` is the game of
+    games without ``[Variant]``.
+
+    :raises UsageError: for a number below 1; InputFileError for a file that cannot be read;
+        PgnError when the file has fewer games.
+    """
+    from .. import pgn
+    from ..errors import InputFileError, PgnError, UsageError
+
+    if number < 1:
+        raise UsageError(f"--game {number}: games are numbered from 1")
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for _ in range(number - 1):
+                if not pgn.skip_game(handle):
+                    break
+            game = pgn.read_game(handle, default_variant=variant)
+    except OSError as error:
+        raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
+    if game is None:
+        raise PgnError(f"{path!r} has no game {number}")
+    return game
+
+
+def _pgn_position(path: str, variant: str, number: int, ply: int | None) -> AnyBoard:
+    from ..errors import PgnError
+
+    game = read_game_number(path, number, variant)
+    nodes = [game, *game.mainline()]
+    if ply is None:
+        return nodes[-1].board()
+    if not 0 <= ply < len(nodes):
+        raise PgnError(f"game {number} of {path!r} has {len(nodes) - 1} plies, not {ply}")
+    return nodes[ply].board()
+
+
+__all__ = [
+    "DEFAULT_GAME",
+    "EXIT_BAD_INPUT",
+    "EXIT_PROBLEMS",
+    "add_game_argument",
+    "fail",
+    "load_position",
+    "read_game_number",
+]
