@@ -427,37 +427,23 @@ def search(
                     continue  # futility: a quiet move will not bring it back
         make_move(bbs, info, move)
         gives_check = in_check(bbs, info[I_STM])
-        if i == 0:
-            score = -search(
-                bbs,
-                info,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                ctx,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                moves,
-                scores,
-                pv,
-                pv_length,
-                yes,
-            )
-        else:
-            reduction = 0
-            if depth >= 3 and i >= 3 and not tactical and not checked and not gives_check:
-                reduction = LMR[min(depth, 63), min(i, 63)]
-                if pv_node:
-                    reduction -= 1
-                reduction = max(0, min(reduction, depth - 2))
+        # principal variation search: the first move with the full window, the others with a
+        # null window (reduced late in the list), searched again at full depth and then with the
+        # full window while they beat alpha
+        reduction = 0
+        if depth >= 3 and i >= 3 and not tactical and not checked and not gives_check:
+            reduction = LMR[min(depth, 63), min(i, 63)]
+            if pv_node:
+                reduction -= 1
+            reduction = max(0, min(reduction, depth - 2))
+        full_window = i == 0
+        while True:
+            low = -beta if full_window else -alpha - 1
             score = -search(
                 bbs,
                 info,
                 depth - 1 - reduction,
-                -alpha - 1,
+                low,
                 -alpha,
                 ply + 1,
                 ctx,
@@ -471,44 +457,14 @@ def search(
                 pv_length,
                 yes,
             )
-            if score > alpha and reduction > 0:
-                score = -search(
-                    bbs,
-                    info,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    ctx,
-                    tt_keys,
-                    tt_data,
-                    killers,
-                    history,
-                    moves,
-                    scores,
-                    pv,
-                    pv_length,
-                    yes,
-                )
-            if score > alpha and score < beta:
-                score = -search(
-                    bbs,
-                    info,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    ctx,
-                    tt_keys,
-                    tt_data,
-                    killers,
-                    history,
-                    moves,
-                    scores,
-                    pv,
-                    pv_length,
-                    yes,
-                )
+            if full_window or score <= alpha:
+                break
+            if reduction > 0:
+                reduction = 0  # a reduced move that beats alpha: search it at full depth
+            elif score < beta:
+                full_window = True  # inside the window: search it with the full window
+            else:
+                break
         unmake_move(bbs, info)
         if ctx[C_STOP]:
             return 0
