@@ -122,8 +122,9 @@ AnyBoard: TypeAlias = GameBoard
 
 # --- the registry -------------------------------------------------------------------------------
 
-#: a hook: the object itself, or ``"package.module:attribute"`` imported on first use
-Hook: TypeAlias = str | Callable[..., Any] | object
+#: a hook: the object itself (a function, a class, an object with methods), or its name as
+#: ``"package.module:attribute"``, imported on first use; ``None`` where a game has none
+Hook: TypeAlias = Any
 
 
 @dataclass(frozen=True)
