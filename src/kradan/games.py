@@ -191,8 +191,11 @@ class Game:
         value = getattr(self, name)
         if not isinstance(value, str):
             return value
-        module, _, attribute = value.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        loaded = _LOADED.get(value)
+        if loaded is None:
+            module, _, attribute = value.partition(":")
+            loaded = _LOADED[value] = getattr(importlib.import_module(module), attribute)
+        return loaded
 
     def option_defaults(self) -> dict[str, object]:
         """Each option's value in the default rules."""
@@ -201,6 +204,7 @@ class Game:
 
 _GAMES: dict[str, Game] = {}
 _NAMES: dict[str, Game] = {}
+_LOADED: dict[str, Any] = {}  # hooks named as "module:attribute", once imported
 
 
 def _keys(game: Game) -> list[str]:
@@ -250,7 +254,7 @@ def find_game(name: str | RuleSet) -> Game:
 
 def game_of(board: GameBoard) -> Game:
     """The game ``board`` is a board of."""
-    return find_game(board.variant.name)
+    return _GAMES.get(board.variant.name) or find_game(board.variant.name)
 
 
 def game_names() -> list[str]:
