@@ -1,0 +1,38 @@
+// Builds kradan's board bundle: chessgroundx, pinned in package.json, bundled once with esbuild
+// into one minified IIFE (global `KradanBoard`) with a source map that carries the sources, plus
+// chessgroundx's base CSS. The outputs are committed under src/kradan/web/static/, so nobody
+// needs Node to install or run kradan; CI rebuilds them and fails on any difference.
+//
+//   cd web && npm ci && node build.mjs
+import { copyFileSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const staticDir = join(here, '..', 'src', 'kradan', 'web', 'static');
+const cgDir = join(here, 'node_modules', 'chessgroundx');
+const cgVersion = JSON.parse(readFileSync(join(cgDir, 'package.json'), 'utf8')).version;
+if (cgVersion !== '10.7.4') throw new Error(`expected chessgroundx 10.7.4, found ${cgVersion}: run npm ci`);
+
+const banner =
+  `/*! kradan board bundle: chessgroundx ${cgVersion} (https://github.com/gbtami/chessgroundx), ` +
+  'GPL-3.0; bundled by kradan (GPL-3.0-or-later). Sources: board.min.js.map and web/ in kradan. */';
+
+await build({
+  entryPoints: [join(here, 'src', 'index.js')],
+  outfile: join(staticDir, 'board.min.js'),
+  bundle: true,
+  format: 'iife',
+  globalName: 'KradanBoard',
+  minify: true,
+  sourcemap: true,
+  sourcesContent: true,
+  target: 'es2019',
+  banner: { js: banner },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+copyFileSync(join(cgDir, 'assets', 'chessground.base.css'), join(staticDir, 'chessground.base.css'));
+console.log(`built board.min.js and chessground.base.css (chessgroundx ${cgVersion})`);
