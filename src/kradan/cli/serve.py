@@ -1,0 +1,99 @@
+"""``kradan serve``: play in the browser. Starts the web server (one uvicorn worker) on
+127.0.0.1:8080 and serves until stopped; needs ``pip install 'kradan[web]'``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import ipaddress
+import sys
+from typing import Any
+
+from .common import EXIT_BAD_INPUT
+
+#: what the web server needs beyond kradan's own dependencies
+WEB_MODULES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "aiosqlite", "alembic",
+               "platformdirs")  # fmt: skip
+INSTALL_HINT = "kradan serve needs the web extra: pip install 'kradan[web]'"
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="play in the browser: start the web server",
+        description="Start kradan's web server: games against the engine or between people, "
+        "kept in a database. Serves until stopped (Ctrl-C).",
+        epilog="Example: kradan serve --port 8080 --open",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="database URL: sqlite+aiosqlite:///PATH or postgresql+asyncpg://... "
+        "(default: games.db in your data folder)",
+    )
+    parser.add_argument("--open", action="store_true", help="open the browser on the page")
+    parser.set_defaults(run=run)
+
+
+def missing_web_modules() -> list[str]:
+    """The web extra's modules that are not installed."""
+    return [name for name in WEB_MODULES if importlib.util.find_spec(name) is None]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def address(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    shown = "[::1]" if host == "::" else (f"[{shown}]" if ":" in shown else shown)
+    return f"http://{shown}:{port}/"
+
+
+def run(args: argparse.Namespace) -> int:
+    if missing_web_modules():
+        print(INSTALL_HINT, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not 0 < args.port < 65536:
+        print(f"kradan: error: --port {args.port}: expected 1..65535", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    import uvicorn
+
+    from ..web import create_app
+
+    url = address(args.host, args.port)
+    if not is_loopback(args.host):
+        print(
+            f"kradan: warning: listening on {args.host}: anyone on the network can reach "
+            "this server and play or watch its games",
+            file=sys.stderr,
+        )
+    print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    app = create_app(args.db)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        workers=1,
+        log_level="warning",
+        ws="websockets",
+        ws_max_size=4096,
+        http="h11",
+        lifespan="on",
+    )
+    return 0
+
+
+__all__ = ["INSTALL_HINT", "add_parser", "missing_web_modules", "run"]

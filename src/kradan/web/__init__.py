@@ -1,0 +1,28 @@
+"""``kradan serve``: play kradan's games in the browser, against the engine or another person.
+
+The server keeps each game in memory in a room (:mod:`.rooms`), stores every move before it
+answers (:mod:`.storage`, SQLite or PostgreSQL through SQLAlchemy, schema by Alembic), lets the
+engine think in a worker process (:mod:`.engine`) and speaks JSON over HTTP and a websocket
+(:mod:`.api`). :func:`create_app` builds the application; ``kradan.web.app:app`` is one for
+uvicorn, on the database named by ``KRADAN_DB``. It needs ``pip install 'kradan[web]'``.
+
+This layer sits above the command line's library layers: it imports kradan's library and
+engine, and only ``kradan.cli.serve`` imports it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+
+def create_app(database_url: str | None = None, *, engine_workers: int = 1) -> FastAPI:
+    """The application (see :func:`kradan.web.server.create_app`)."""
+    from .server import create_app as make
+
+    return make(database_url, engine_workers=engine_workers)
+
+
+__all__ = ["create_app"]

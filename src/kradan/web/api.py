@@ -1,0 +1,431 @@
+"""The JSON API of ``kradan serve`` and its websocket, as FastAPI routes (documented at
+``/docs``).
+
+Every error is ``{"error": "<message quoting the bad input>"}`` with a 4xx status, and leaves
+the game as it was. A request proves its seat with ``Authorization: Bearer <token>`` or the
+seat cookie ``kradan_seat_<id>`` (HttpOnly, SameSite=Lax) that creating or joining a game sets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Path, Query, Request, Response, WebSocket
+from fastapi.responses import PlainTextResponse, RedirectResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect
+
+from .rooms import GameError, NewGame, Room, Rooms, players_text
+
+#: the largest request body and websocket message, in bytes
+MAX_BODY = 4096
+#: a game id: 12 URL-safe characters
+GAME_ID = r"^[A-Za-z0-9_-]{12}$"
+COOKIE_PREFIX = "kradan_seat_"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+GameId = Annotated[
+    str,
+    Path(
+        min_length=12,
+        max_length=12,
+        pattern=GAME_ID,
+        description="the game's id: 12 URL-safe characters",
+        examples=["Xk2_9aQw-Lm3"],
+    ),
+]
+
+router = APIRouter()
+
+# --- the shapes of requests and answers --------------------------------------------------------
+
+OptionValue = bool | int | str | list[str]
+
+
+class NewGameBody(BaseModel):
+    """A new game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    variant: str = Field("makruk", min_length=1, max_length=40, description="any game name")
+    options: dict[str, OptionValue] = Field(
+        default_factory=dict, max_length=40, description="rule options, e.g. counting=declared"
+    )
+    opponent: Literal["engine", "human"] = "engine"
+    level: int = Field(10, ge=1, le=20, description="the engine's level")
+    color: Literal["white", "black", "random"] = "white"
+    clock: str | None = Field(
+        None, max_length=12, pattern=r"^\d{1,5}\+\d{1,3}$", description="seconds+increment"
+    )
+    fen: str | None = Field(None, max_length=200, description="the start position")
+
+
+class MoveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    move: str = Field(min_length=1, max_length=64, description="the move in UCI, e.g. e3e4")
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: Literal[
+        "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "takeback",
+        "declare_count", "stop_count",
+    ]  # fmt: skip
+
+
+class ErrorView(BaseModel):
+    error: str
+
+
+class CreatedView(BaseModel):
+    id: str
+    token: str = Field(description="your seat's token")
+    color: Literal["white", "black"]
+    invite: str | None = Field(description="the other seat's token (a game between people)")
+
+
+class ClockView(BaseModel):
+    white_ms: int
+    black_ms: int
+    increment_ms: int
+    running: Literal["white", "black"] | None
+
+
+class CountingView(BaseModel):
+    text: str
+    honour: str
+    counting_side: Literal["white", "black"]
+    count: int
+    limit: int
+    moves_left: int
+    declared: bool
+
+
+class PlayersView(BaseModel):
+    white: str
+    black: str
+
+
+class GameView(BaseModel):
+    id: str
+    variant: str
+    title: str
+    options: dict[str, Any]
+    start_fen: str
+    fen: str
+    moves: list[str]
+    san: list[str]
+    turn: Literal["white", "black"]
+    status: Literal["playing", "ended"]
+    result: str
+    termination: str | None
+    players: PlayersView
+    clock: ClockView | None
+    legal_moves: list[str]
+    check: str | None
+    counting: CountingView | None
+    can_declare_count: bool
+    can_stop_count: bool
+    draw_offer: Literal["white", "black"] | None
+    ply: int
+
+
+class GameSummary(BaseModel):
+    id: str
+    variant: str
+    players: PlayersView
+    result: str
+    termination: str | None
+    created: str
+    ply: int
+
+
+class GameList(BaseModel):
+    games: list[GameSummary]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorView} for code in codes}
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def rooms_of(request: Request | WebSocket) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+def cookie_name(game_id: str) -> str:
+    return COOKIE_PREFIX + game_id
+
+
+def seat_token(request: Request, game_id: str) -> str | None:
+    """The token the request shows: ``Authorization: Bearer``, else the seat cookie."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise GameError(401, f"bad Authorization header {header[:40]!r}: use 'Bearer <token>'")
+        return value.strip()
+    return request.cookies.get(cookie_name(game_id))
+
+
+def same_origin(request: Request | WebSocket) -> None:
+    """Refuse a request a page of another site sent (its ``Origin`` names another host)."""
+    origin = request.headers.get("origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
+        raise GameError(403, f"cross-origin request from {origin[:80]!r} refused")
+
+
+async def room_of(request: Request | WebSocket, game_id: str) -> Room:
+    room = await rooms_of(request).get(game_id)
+    if room is None:
+        raise GameError(404, f"unknown game {game_id!r}")
+    return room
+
+
+def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(game_id),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+    )
+
+
+# --- routes ------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/api/games",
+    status_code=201,
+    response_model=CreatedView,
+    responses=_errors(400, 403, 413),
+    summary="Start a game",
+)
+async def create_game(body: NewGameBody, request: Request, response: Response) -> dict[str, Any]:
+    """Start a game against the engine or between two people. The answer holds your seat's
+    token (also set as the cookie ``kradan_seat_<id>``) and, between people, the other seat's
+    token for the invitation link ``/join/<id>?seat=<invite>``."""
+    same_origin(request)
+    created = await rooms_of(request).create(NewGame(**body.model_dump()))
+    set_seat_cookie(response, created.room.public_id, created.token)
+    return {
+        "id": created.room.public_id,
+        "token": created.token,
+        "color": created.color,
+        "invite": created.invite,
+    }
+
+
+@router.get(
+    "/api/games",
+    response_model=GameList,
+    responses=_errors(400),
+    summary="The newest games",
+)
+async def list_games(
+    request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> dict[str, Any]:
+    rows = await rooms_of(request).store.newest(limit)
+    return {
+        "games": [
+            {
+                "id": row.public_id,
+                "variant": row.variant,
+                "players": players_text(row.players),
+                "result": row.result,
+                "termination": row.termination,
+                "created": row.created_at.isoformat(timespec="seconds") + "Z",
+                "ply": row.ply,
+            }
+            for row in rows
+        ]
+    }
+
+
+@router.get(
+    "/api/games.pgn",
+    response_class=PlainTextResponse,
+    summary="Every game as PGN",
+)
+async def all_games_pgn(request: Request) -> PlainTextResponse:
+    rooms = rooms_of(request)
+    texts = []
+    for public_id in await rooms.store.all_ids():
+        text = await rooms.pgn(public_id)
+        if text is not None:
+            texts.append(text)
+    return PlainTextResponse("\n".join(texts), media_type="text/plain; charset=utf-8")
+
+
+@router.get(
+    "/api/games/{game_id}",
+    response_model=GameView,
+    responses=_errors(404),
+    summary="A game",
+)
+async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
+    return (await room_of(request, game_id)).state()
+
+
+@router.get(
+    "/api/games/{game_id}/pgn",
+    response_class=PlainTextResponse,
+    responses=_errors(404),
+    summary="A game as PGN",
+)
+async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
+    text = await rooms_of(request).pgn(game_id)
+    if text is None:
+        raise GameError(404, f"unknown game {game_id!r}")
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+
+
+@router.post(
+    "/api/games/{game_id}/moves",
+    response_model=GameView,
+    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    summary="Play a move",
+)
+async def play_move(game_id: GameId, body: MoveBody, request: Request) -> dict[str, Any]:
+    """Play a move (UCI) from your seat. The answer comes after the move is stored."""
+    same_origin(request)
+    room = await room_of(request, game_id)
+    color = room.seat_of(seat_token(request, game_id))
+    return await room.play(color, body.move)
+
+
+@router.post(
+    "/api/games/{game_id}/actions",
+    response_model=GameView,
+    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    summary="Resign, offer or answer a draw, claim one, take back, declare or stop a count",
+)
+async def take_action(game_id: GameId, body: ActionBody, request: Request) -> dict[str, Any]:
+    """``takeback`` is for games against the engine: it takes back the engine's reply and
+    your move."""
+    same_origin(request)
+    room = await room_of(request, game_id)
+    color = room.seat_of(seat_token(request, game_id))
+    return await room.act(color, body.action)
+
+
+@router.get(
+    "/join/{game_id}",
+    status_code=303,
+    responses=_errors(401, 403, 404),
+    summary="Take a seat by an invitation link",
+    response_class=RedirectResponse,
+)
+async def join(
+    game_id: GameId,
+    request: Request,
+    seat: Annotated[str, Query(min_length=1, max_length=100)],
+) -> RedirectResponse:
+    """Sets the seat cookie of the invitation's token and goes on to the game's page. It
+    never makes a move."""
+    room = await room_of(request, game_id)
+    room.seat_of(seat)
+    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    set_seat_cookie(response, game_id, seat)
+    response.headers["cache-control"] = "no-store"
+    return response
+
+
+# --- the websocket -----------------------------------------------------------------------------
+
+
+async def _send_error(socket: WebSocket, error: GameError) -> None:
+    await socket.send_json({"type": "error", "error": error.message, "status": error.status})
+
+
+def _message(text: str | None, data: bytes | None) -> dict[str, Any]:
+    if text is None:
+        size = len(data or b"")
+        if size > MAX_BODY:
+            raise GameError(413, f"message of {size} bytes refused: the limit is {MAX_BODY}")
+        raise GameError(400, "binary messages are not understood: send JSON text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
+        raise GameError(
+            413, f"message of {len(text)} characters refused: the limit is {MAX_BODY} bytes"
+        )
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise GameError(400, f"malformed JSON {text[:80]!r}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise GameError(400, f"expected an object with a 'type', not {text[:80]!r}")
+    return message
+
+
+def _text_field(message: dict[str, Any], name: str, limit: int) -> str:
+    value = message.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= limit:
+        shown = json.dumps(value)[:80]
+        raise GameError(400, f"{message['type']!r} needs {name!r} as a string, not {shown}")
+    return value
+
+
+@router.websocket("/api/games/{game_id}/socket")
+async def game_socket(socket: WebSocket, game_id: str) -> None:
+    """The game's live feed: ``{"type": "game", "game": ...}`` on connect and after every
+    change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``
+    or ``{"type": "auth", "token": ...}``."""
+    try:
+        same_origin(socket)
+    except GameError:
+        await socket.close(code=4403)
+        return
+    room = await rooms_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+    if room is None:
+        await socket.close(code=4404)
+        return
+    await socket.accept()
+    color: bool | None = None
+    cookie = socket.cookies.get(cookie_name(game_id))
+    if cookie:
+        try:
+            color = room.seat_of(cookie)
+        except GameError:
+            color = None
+    async with room.send_lock:
+        room.subscribers.add(socket)
+        await socket.send_json({"type": "game", "game": room.state()})
+    try:
+        while True:
+            received = await socket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            try:
+                message = _message(received.get("text"), received.get("bytes"))
+                kind = message["type"]
+                if kind == "auth":
+                    color = room.seat_of(_text_field(message, "token", 100))
+                    continue
+                if kind not in ("move", "action"):
+                    raise GameError(400, f"unknown message type {kind[:40]!r}")
+                if color is None:
+                    raise GameError(401, f"no seat: spectators of game {game_id!r} only watch")
+                if kind == "move":
+                    await room.play(color, _text_field(message, "move", 64))
+                else:
+                    await room.act(color, _text_field(message, "action", 20))
+            except GameError as error:
+                async with room.send_lock:
+                    await _send_error(socket, error)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.subscribers.discard(socket)
+
+
+__all__ = ["MAX_BODY", "router"]

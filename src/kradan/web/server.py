@@ -1,0 +1,246 @@
+"""The application of ``kradan serve``: :func:`create_app` puts together the storage, the rooms,
+the engine's worker, the JSON API, the pages and the guards every response passes (bodies of at
+most 4 KB, a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import __version__
+from .api import MAX_BODY, router
+from .engine import EnginePool
+from .rooms import GameError, Rooms
+from .storage import Store, default_database_url, make_engine, migrate
+
+log = logging.getLogger("kradan.web")
+
+#: the policy of every page: scripts, styles, pictures and sockets from this server only
+CSP = "default-src 'self'"
+SECURITY_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, whether announced by
+    ``Content-Length`` or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _too_large(send, self.limit, length.decode("latin-1")[:20])
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _too_large(send, self.limit, f"{size}+")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send: Send, limit: int, size: str) -> None:
+    body = json.dumps({"error": f"request body of {size} bytes refused: the limit is {limit}"})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"content-security-policy", CSP.encode()),
+                *((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body.encode()})
+
+
+class SecurityHeaders:
+    """Add the content security policy (unless a route set its own) and the other guards to
+    every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                wanted = {"content-security-policy": CSP, **SECURITY_HEADERS}
+                for name, value in wanted.items():
+                    if name.encode() not in present:
+                        headers.append((name.encode(), value.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, guarded)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+async def _game_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, GameError)
+    return _error(error.status, error.message)
+
+
+async def _validation_error(request: Request, error: Exception) -> JSONResponse:
+    """Path parameters that cannot be a game's id: 404; a body that is not JSON: 400; a body or
+    query of the wrong shape: 400, quoting the bad part."""
+    assert isinstance(error, RequestValidationError)
+    problems = error.errors()
+    for problem in problems:
+        location = problem.get("loc", ())
+        if location and location[0] == "path":
+            game_id = request.path_params.get("game_id", "")
+            return _error(404, f"unknown game {str(game_id)[:40]!r}")
+    for problem in problems:
+        if problem.get("type") == "json_invalid":
+            return _error(400, f"malformed JSON: {problem.get('msg', '')}")
+    words = []
+    for problem in problems[:3]:
+        location = ".".join(str(part) for part in problem.get("loc", ())[1:]) or "body"
+        got = f" (got {_shown(problem['input'])})" if "input" in problem else ""
+        words.append(f"{location}: {problem.get('msg', 'invalid')}{got}")
+    return _error(400, "; ".join(words))
+
+
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, HTTPException)
+    detail = error.detail if isinstance(error.detail, str) else "error"
+    if error.status_code == 404 and detail == "Not Found":
+        detail = f"no such page {request.url.path[:80]!r}"
+    return JSONResponse(
+        {"error": detail}, status_code=error.status_code, headers=error.headers or None
+    )
+
+
+def _docs_page(app: FastAPI) -> HTMLResponse:
+    """Swagger UI for ``/docs``, with a policy that lets only its own script run inline."""
+    page = get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title="kradan API")
+    html = bytes(page.body).decode("utf-8")
+    hashes = [
+        "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+        for script in re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+    ]
+    cdn = "https://cdn.jsdelivr.net"
+    policy = (
+        f"default-src 'self'; script-src 'self' {cdn} {' '.join(hashes)}; "
+        f"style-src 'self' {cdn} 'unsafe-inline'; img-src 'self' data: https://fastapi.tiangolo.com"
+    )
+    return HTMLResponse(html, headers={"content-security-policy": policy})
+
+
+def _include_pages(app: FastAPI) -> None:
+    """The HTML pages (``/``, ``/games/{id}``, assets), when the package has them."""
+    try:
+        from . import pages  # type: ignore[attr-defined, unused-ignore]
+    except ImportError as error:
+        if getattr(error, "name", None) not in ("kradan.web.pages", None):
+            raise
+        log.info("kradan.web.pages is missing: the server offers the JSON API only")
+        return
+    app.include_router(pages.router)
+
+
+def create_app(database_url: str | None = None, *, engine_workers: int = 1) -> FastAPI:
+    """The ``kradan serve`` application on the database at ``database_url``
+    (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
+    user's data folder). The schema is upgraded and the games in progress resume when it
+    starts."""
+    url = database_url or default_database_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(url)
+        pool = EnginePool(engine_workers)
+        await migrate(engine)
+        rooms = Rooms(Store(engine), pool)
+        app.state.rooms = rooms
+        await rooms.resume()
+        try:
+            yield
+        finally:
+            await rooms.close()
+            pool.close()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="kradan",
+        version=__version__,
+        summary="Play Makruk, Ouk Chatrang, Kar Ouk, Sittuyin and Alquerque",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return _docs_page(app)
+
+    app.include_router(router)
+    _include_pages(app)
+    return app
+
+
+__all__ = ["CSP", "create_app"]

@@ -1,0 +1,339 @@
+"""Where ``kradan serve`` keeps its games: SQLAlchemy 2's async ORM on SQLite (the default,
+``sqlite+aiosqlite:///<user data dir>/games.db``) or PostgreSQL (``postgresql+asyncpg://...``).
+
+Three tables: ``games`` (one row per game: its rules, start, seats, players, clock settings and
+how it ended), ``moves`` (one row per ply, with the clocks after the move) and ``events``
+(everything that is not a move: resignations, draw offers, counts, takebacks, flags). The
+schema is made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``;
+:func:`migrate` runs them to the newest revision when the server starts.
+
+SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a committed move
+survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
+``busy_timeout``. A move is committed in one transaction before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: JSON columns: JSONB on PostgreSQL
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+#: how long an SQLite connection waits for another writer, in milliseconds
+BUSY_TIMEOUT_MS = 5000
+
+
+def default_database_url() -> str:
+    """``sqlite+aiosqlite:///`` on ``games.db`` in the user's data folder for kradan (made
+    if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("kradan"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'games.db'}"
+
+
+def utcnow() -> datetime:
+    """The time now in UTC, without a zone (as every backend stores it)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: its rules, start, seats, players, clock settings and how it ended."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: the id in URLs: 12 URL-safe characters
+    public_id: Mapped[str] = mapped_column(String(12), unique=True, index=True)
+    #: the game's canonical name in the registry (``makruk``, ``alquerque-bell``...)
+    variant: Mapped[str] = mapped_column(String(40))
+    #: the rule options that differ from the game's defaults, as JSON values
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    start_fen: Mapped[str] = mapped_column(String(200))
+    #: SHA-256 (hex) of each human seat's token; ``None`` for an engine's seat
+    white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: ``{"white": {"kind": "human"}, "black": {"kind": "engine", "level": 10}}``
+    players: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    #: ``{"base_ms": 300000, "increment_ms": 2000}`` or ``None`` for no clock
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    #: ``playing`` or ``ended``
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    result: Mapped[str] = mapped_column(String(8), default="*")
+    termination: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: moves played so far (the length of the ``moves`` rows)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class MoveRow(Base):
+    """One move: the key (game, ply) makes a re-sent move impossible to store twice."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: 0 for the first move
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    uci: Mapped[str] = mapped_column(String(64))
+    #: the clocks after the move (increment added); ``None`` without a clock
+    white_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class EventRow(Base):
+    """Everything that is not a move, in order: ``resign``, ``draw_offer``, ``draw_accept``,
+    ``draw_decline``, ``draw_claim``, ``count_declare``, ``count_stop``, ``takeback``,
+    ``flag``."""
+
+    __tablename__ = "events"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(20))
+    #: ``white`` or ``black``: who did it
+    side: Mapped[str] = mapped_column(String(5))
+    #: moves played when it happened
+    ply: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# --- the engine and the schema ----------------------------------------------------------------
+
+
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    for pragma in (
+        "journal_mode=WAL",
+        "synchronous=FULL",
+        "foreign_keys=ON",
+        f"busy_timeout={BUSY_TIMEOUT_MS}",
+    ):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; SQLite connections get kradan's pragmas."""
+    engine = create_async_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _alembic_config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    return config
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Upgrade the database to the newest schema (Alembic's ``upgrade head``)."""
+    from alembic import command
+
+    def upgrade(connection: Any) -> None:
+        command.upgrade(_alembic_config(connection), "head")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade)
+
+
+async def schema_revision(connection: AsyncConnection) -> str | None:
+    """The Alembic revision the database is at."""
+    from alembic.runtime.migration import MigrationContext
+
+    def current(sync: Any) -> str | None:
+        revision: str | None = MigrationContext.configure(sync).get_current_revision()
+        return revision
+
+    return await connection.run_sync(current)
+
+
+# --- what the rooms read and write -------------------------------------------------------------
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: its row, its moves in order and its events in order."""
+
+    row: GameRow
+    moves: list[MoveRow]
+    events: list[EventRow]
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended, written with the move or event that ended it."""
+
+    result: str
+    termination: str
+
+
+class Store:
+    """The database seen by the rooms: each method is one transaction."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    async def create(self, row: GameRow) -> GameRow:
+        async with self.sessions.begin() as session:
+            session.add(row)
+        return row
+
+    async def load(self, public_id: str) -> StoredGame | None:
+        async with self.sessions() as session:
+            row = await session.scalar(select(GameRow).where(GameRow.public_id == public_id))
+            if row is None:
+                return None
+            return await self._parts(session, row)
+
+    async def _parts(self, session: AsyncSession, row: GameRow) -> StoredGame:
+        moves = await session.scalars(
+            select(MoveRow).where(MoveRow.game_id == row.id).order_by(MoveRow.ply)
+        )
+        events = await session.scalars(
+            select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)
+        )
+        return StoredGame(row, list(moves), list(events))
+
+    async def playing(self) -> list[str]:
+        """The public ids of every game still being played."""
+        async with self.sessions() as session:
+            found = await session.scalars(
+                select(GameRow.public_id).where(GameRow.status == "playing").order_by(GameRow.id)
+            )
+            return list(found)
+
+    async def newest(self, limit: int) -> Sequence[GameRow]:
+        async with self.sessions() as session:
+            found = await session.scalars(
+                select(GameRow).order_by(GameRow.created_at.desc(), GameRow.id.desc()).limit(limit)
+            )
+            return list(found)
+
+    async def all_ids(self) -> list[str]:
+        async with self.sessions() as session:
+            return list(await session.scalars(select(GameRow.public_id).order_by(GameRow.id)))
+
+    async def add_move(
+        self,
+        game_id: int,
+        move: MoveRow,
+        ending: Ending | None,
+        events: Sequence[EventRow] = (),
+    ) -> None:
+        """Store a move (and the events it brings, and its game's end) in one transaction."""
+        async with self.sessions.begin() as session:
+            session.add(move)
+            session.add_all(events)
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(ply=move.ply + 1, updated_at=move.created_at, **_ending_values(ending))
+            )
+
+    async def add_event(self, game_id: int, row: EventRow, ending: Ending | None = None) -> None:
+        """Store an event (and its game's end) in one transaction."""
+        async with self.sessions.begin() as session:
+            session.add(row)
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(updated_at=row.created_at, **_ending_values(ending))
+            )
+
+    async def take_back(self, game_id: int, row: EventRow, plies: int, stack: int) -> None:
+        """Store a takeback to ``plies`` moves: the later moves go, and so do the count events
+        at or beyond ``stack`` (their place in the board's move stack)."""
+        async with self.sessions.begin() as session:
+            await session.execute(
+                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= plies)
+            )
+            counts = await session.scalars(
+                select(EventRow).where(
+                    EventRow.game_id == game_id,
+                    EventRow.kind.in_(("count_declare", "count_stop")),
+                )
+            )
+            for count in counts:
+                if int(count.payload.get("at", 0)) >= stack:
+                    await session.delete(count)
+            session.add(row)
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(ply=plies, updated_at=row.created_at)
+            )
+
+    async def count_games(self) -> int:
+        async with self.sessions() as session:
+            return int(await session.scalar(select(func.count(GameRow.id))) or 0)
+
+
+def _ending_values(ending: Ending | None) -> dict[str, Any]:
+    if ending is None:
+        return {}
+    return {
+        "status": "ended",
+        "result": ending.result,
+        "termination": ending.termination,
+        "ended_at": utcnow(),
+    }
+
+
+__all__ = [
+    "Base",
+    "Ending",
+    "EventRow",
+    "GameRow",
+    "MoveRow",
+    "Store",
+    "StoredGame",
+    "default_database_url",
+    "make_engine",
+    "migrate",
+    "schema_revision",
+    "utcnow",
+]

@@ -1,0 +1,425 @@
+"""``kradan serve``'s JSON API over HTTP (Starlette's TestClient, each test on its own SQLite
+file): games of every game, moves, actions, invitations, PGN, the game list, and bad input of
+every kind, which leaves the game as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from kradan.games import games
+
+from .web_helpers import (
+    act,
+    bearer,
+    create,
+    database_url,
+    game,
+    move,
+    serving,
+    without_clock,
+)
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+
+PLAYED = [entry.name for entry in games() if entry.searcher is not None]
+COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with serving(database_url(tmp_path)) as client:
+        yield client
+
+
+def two_humans(client: TestClient, **body: Any) -> tuple[str, str, str]:
+    """A game between people: its id, White's token and Black's token."""
+    created = create(client, opponent="human", **body)
+    assert created["color"] == "white" and created["invite"]
+    client.cookies.clear()
+    return created["id"], created["token"], created["invite"]
+
+
+# --- games of every game -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", PLAYED)
+def test_people_play_every_game_over_http(client: TestClient, variant: str) -> None:
+    game_id, white, black = two_humans(client, variant=variant)
+    state = game(client, game_id)
+    assert state["variant"] == variant and state["status"] == "playing"
+    assert state["players"] == {"white": "human", "black": "human"}
+    assert state["turn"] == "white" and state["ply"] == 0 and state["result"] == "*"
+    assert state["fen"] == state["start_fen"] and state["legal_moves"]
+    first = state["legal_moves"][0]
+    after = move(client, game_id, white, first)
+    assert after["moves"] == [first] and len(after["san"]) == 1 and after["turn"] == "black"
+    second = after["legal_moves"][-1]
+    after = move(client, game_id, black, second)
+    assert after["moves"] == [first, second] and after["ply"] == 2
+    assert game(client, game_id)["fen"] == after["fen"] != state["fen"]
+
+
+def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
+    created = create(client, variant="thai", options={"counting": "declared"}, opponent="human")
+    assert len(created["id"]) == 12 and len(created["token"]) >= 43
+    state = game(client, created["id"])
+    assert set(state) == {
+        "id", "variant", "title", "options", "start_fen", "fen", "moves", "san", "turn",
+        "status", "result", "termination", "players", "clock", "legal_moves", "check",
+        "counting", "can_declare_count", "can_stop_count", "draw_offer", "ply",
+    }  # fmt: skip
+    assert state["variant"] == "makruk" and state["title"] == "Makruk"
+    assert state["options"] == {"counting": "declared"}
+    assert state["clock"] is None and state["check"] is None and state["draw_offer"] is None
+    assert "e3e4" in state["legal_moves"] and len(state["legal_moves"]) == 23
+
+
+def test_options_and_positions(client: TestClient) -> None:
+    created = create(client, variant="makruk", options={"sut_met": True, "counting": "auto"})
+    assert game(client, created["id"])["options"] == {"sut_met": True}
+    created = create(client, variant="sittuyin", options={"sittuyin_setup": "alternate"})
+    state = game(client, created["id"])
+    assert state["options"] == {} and any("@" in m for m in state["legal_moves"])
+    created = create(client, variant="ouk", opponent="human", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    state = game(client, created["id"])
+    assert state["variant"] == "cambodian" and state["start_fen"].startswith("4k3/")
+    created = create(client, variant="alquerque-bell", opponent="human", color="black")
+    assert created["color"] == "black"
+    assert game(client, created["id"])["players"] == {"white": "human", "black": "human"}
+
+
+def test_a_check_is_shown(client: TestClient) -> None:
+    game_id, white, _ = two_humans(client, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert move(client, game_id, white, "a1a8")["check"] == "e8"
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+
+def test_resign(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    response = act(client, game_id, black, "resign")
+    assert response.status_code == 200
+    state = response.json()
+    assert state["status"] == "ended" and state["result"] == "1-0"
+    assert state["termination"] == "resignation" and state["legal_moves"] == []
+    url = f"/api/games/{game_id}/moves"
+    response = client.post(url, json={"move": "e3e4"}, headers=bearer(white))
+    assert response.status_code == 409 and "over" in response.json()["error"]
+    assert act(client, game_id, white, "resign").status_code == 409
+
+
+def test_draw_offers(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    assert act(client, game_id, white, "accept_draw").status_code == 409
+    state = act(client, game_id, white, "offer_draw").json()
+    assert state["draw_offer"] == "white"
+    assert act(client, game_id, white, "offer_draw").status_code == 409
+    assert act(client, game_id, white, "decline_draw").status_code == 409
+    assert act(client, game_id, black, "decline_draw").json()["draw_offer"] is None
+    act(client, game_id, black, "offer_draw")
+    state = move(client, game_id, white, "e3e4")  # a move by the other side declines it
+    assert state["draw_offer"] is None
+    act(client, game_id, white, "offer_draw")
+    state = act(client, game_id, black, "accept_draw").json()
+    assert (state["status"], state["result"], state["termination"]) == (
+        "ended", "1/2-1/2", "agreement"
+    )  # fmt: skip
+
+
+def test_claim_draw_and_takeback_refused_when_not_possible(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    response = act(client, game_id, white, "claim_draw")
+    assert response.status_code == 409 and "no draw to claim" in response.json()["error"]
+    assert act(client, game_id, black, "claim_draw").status_code == 409  # not Black's turn
+    response = act(client, game_id, white, "takeback")
+    assert response.status_code == 409 and "engine" in response.json()["error"]
+
+
+def test_a_repetition_is_claimed(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    tokens = [white, black]
+    shuffle = ["b1d2", "b8d7", "d2b1", "d7b8"] * 2
+    for ply, uci in enumerate(shuffle):
+        move(client, game_id, tokens[ply % 2], uci)
+    state = game(client, game_id)
+    if state["status"] == "playing":
+        state = act(client, game_id, white, "claim_draw").json()
+    assert state["result"] == "1/2-1/2" and state["termination"] == "repetition"
+
+
+def test_declared_counting(client: TestClient) -> None:
+    game_id, white, black = two_humans(client, fen=COUNTER_MATES, options={"counting": "declared"})
+    state = game(client, game_id)
+    assert state["can_declare_count"] and not state["can_stop_count"]
+    assert act(client, game_id, black, "declare_count").status_code == 409  # not Black's turn
+    state = act(client, game_id, white, "declare_count").json()
+    assert state["counting"]["declared"] and state["counting"]["counting_side"] == "white"
+    assert state["counting"]["honour"] == "board's honour"
+    assert state["can_stop_count"] and not state["can_declare_count"]
+    assert "counts" in state["counting"]["text"]
+    state = act(client, game_id, white, "stop_count").json()
+    assert state["counting"] is None
+    state = move(client, game_id, white, "h2a2")
+    assert (state["result"], state["termination"]) == ("1-0", "checkmate")
+    pgn = client.get(f"/api/games/{game_id}/pgn").text
+    assert "[%count declare]" in pgn and "[%count stop]" in pgn
+    assert '[VariantOptions "counting=declared"]' in pgn
+
+
+def test_counting_is_refused_where_it_does_not_apply(client: TestClient) -> None:
+    game_id, white, _ = two_humans(client)
+    response = act(client, game_id, white, "declare_count")
+    assert response.status_code == 409 and "count" in response.json()["error"]
+    game_id, white, _ = two_humans(client, variant="alquerque")
+    assert act(client, game_id, white, "declare_count").status_code == 409
+    assert act(client, game_id, white, "stop_count").status_code == 409
+
+
+# --- seats, invitations, cookies, headers ------------------------------------------------------
+
+
+def test_the_seat_cookie(client: TestClient) -> None:
+    response = client.post("/api/games", json={"opponent": "human"})
+    created = response.json()
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"kradan_seat_{created['id']}={created['token']}")
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
+    # the client keeps the cookie: it proves White's seat without a header
+    response = client.post(f"/api/games/{created['id']}/moves", json={"move": "e3e4"})
+    assert response.status_code == 200 and response.json()["moves"] == ["e3e4"]
+
+
+def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    before = game(client, game_id)
+    response = client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"] == f"/games/{game_id}"
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"kradan_seat_{game_id}={black}") and "HttpOnly" in cookie
+    assert without_clock(game(client, game_id)) == without_clock(before)
+    move(client, game_id, white, "e3e4")
+    response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})
+    assert response.status_code == 200 and response.json()["ply"] == 2
+    client.cookies.clear()
+    for seat in ("nonsense", white[:-1] + "x"):
+        response = client.get(f"/join/{game_id}", params={"seat": seat}, follow_redirects=False)
+        assert response.status_code == 403 and "set-cookie" not in response.headers
+    assert client.get(f"/join/{game_id}", follow_redirects=False).status_code == 400
+    assert client.get("/join/AAAAAAAAAAAA?seat=x", follow_redirects=False).status_code == 404
+
+
+def test_every_response_has_the_content_security_policy(client: TestClient) -> None:
+    created = create(client)
+    responses = [
+        client.get(f"/api/games/{created['id']}"),
+        client.get("/api/games/AAAAAAAAAAAA"),
+        client.get("/api/games"),
+        client.post("/api/games", content=b"x" * 5000),
+        client.get("/no/such/page"),
+        client.get("/openapi.json"),
+    ]
+    for response in responses:
+        assert response.headers["content-security-policy"].startswith("default-src 'self'")
+        assert response.headers["x-content-type-options"] == "nosniff"
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+    assert docs.headers["content-security-policy"].startswith("default-src 'self'")
+    assert "'unsafe-inline'" not in docs.headers["content-security-policy"].split("style-src")[0]
+
+
+def test_the_api_is_documented(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves",
+                 "/api/games/{game_id}/actions", "/api/games/{game_id}/pgn", "/api/games.pgn",
+                 "/join/{game_id}"):  # fmt: skip
+        assert path in paths
+    moves = paths["/api/games/{game_id}/moves"]["post"]
+    assert {"200", "401", "403", "404", "409", "413", "422"} <= set(moves["responses"])
+    parameter = moves["parameters"][0]
+    assert parameter["schema"]["maxLength"] == 12
+
+
+# --- PGN and the list ------------------------------------------------------------------------
+
+
+def test_pgn_and_the_list_of_games(client: TestClient) -> None:
+    first, white, black = two_humans(client, variant="makruk", options={"counting": "declared"})
+    move(client, first, white, "e3e4")
+    move(client, first, black, "d6d5")
+    act(client, first, white, "resign")
+    second, _, _ = two_humans(client, variant="alquerque-bell")
+    text = client.get(f"/api/games/{first}/pgn")
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    assert '[Variant "makruk"]' in text.text and '[VariantOptions "counting=declared"]' in text.text
+    assert '[Result "0-1"]' in text.text and "1. e4 d5 0-1" in text.text
+    assert '[Termination "resignation"]' in text.text
+    everything = client.get("/api/games.pgn").text
+    assert everything.count("[Event ") == 2 and '[Variant "alquerque-bell"]' in everything
+    listed = client.get("/api/games").json()["games"]
+    assert [entry["id"] for entry in listed] == [second, first]
+    assert listed[1] == {
+        "id": first,
+        "variant": "makruk",
+        "players": {"white": "human", "black": "human"},
+        "result": "0-1",
+        "termination": "resignation",
+        "created": listed[1]["created"],
+        "ply": 2,
+    }
+    assert listed[1]["created"].endswith("Z")
+    assert [e["id"] for e in client.get("/api/games?limit=1").json()["games"]] == [second]
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+def test_bad_moves_leave_the_game_unchanged(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    other_id, other_white, _ = two_humans(client)
+    move(client, game_id, white, "e3e4")
+    before = without_clock(game(client, game_id))
+    url = f"/api/games/{game_id}/moves"
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"content": b"{not json", "headers": {"content-type": "application/json"}}, 400, "JSON"),
+        ({"json": {"move": 5}}, 400, "move"),
+        ({"json": {"move": ["e3e4"]}}, 400, "move"),
+        ({"json": {}}, 400, "move"),
+        ({"json": {"move": "d6d5", "extra": 1}}, 400, "extra"),
+        ({"json": {"move": ""}}, 400, "move"),
+        ({"json": {"move": "x" * 65}}, 400, "move"),
+        ({"json": ["d6d5"]}, 400, ""),
+        ({"json": {"move": "d6d5" + " " * 5000}}, 413, "4096"),
+        ({"json": {"move": "d6d4"}, "headers": bearer(black)}, 422, "d6d4"),
+        ({"json": {"move": "zz"}, "headers": bearer(black)}, 422, "zz"),
+        ({"json": {"move": "e4e5"}, "headers": bearer(black)}, 422, "e4e5"),
+        ({"json": {"move": "d6d5"}}, 401, "seat"),
+        ({"json": {"move": "d6d5"}, "headers": {"Authorization": "Basic abc"}}, 401, "Bearer"),
+        ({"json": {"move": "d6d5"}, "headers": {"Authorization": "Bearer "}}, 401, ""),
+        ({"json": {"move": "d6d5"}, "headers": bearer("x" * 43)}, 403, "seat"),
+        ({"json": {"move": "d6d5"}, "headers": bearer(other_white)}, 403, "seat"),
+        ({"json": {"move": "c3c4"}, "headers": bearer(white)}, 409, "turn"),
+        ({"json": {"move": "d6d5"}, "headers": bearer(black)}, 200, ""),
+    ]
+    for index, (request, status, quoted) in enumerate(cases):
+        response = client.post(url, **request)
+        assert response.status_code == status, (index, response.text)
+        if status != 200:
+            assert quoted in response.json()["error"], (index, response.text)
+            assert without_clock(game(client, game_id)) == before, index
+    assert game(client, game_id)["moves"] == ["e3e4", "d6d5"]
+    assert game(client, other_id)["moves"] == []
+
+
+def test_bad_actions(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    before = without_clock(game(client, game_id))
+    url = f"/api/games/{game_id}/actions"
+    for body, headers, status in [
+        ({"action": "explode"}, bearer(white), 400),
+        ({"action": 1}, bearer(white), 400),
+        ({"act": "resign"}, bearer(white), 400),
+        ({"action": "resign"}, {}, 401),
+        ({"action": "resign"}, bearer("nope"), 403),
+        ({"action": "declare_count"}, bearer(black), 409),
+    ]:
+        response = client.post(url, json=body, headers=headers)
+        assert response.status_code == status, response.text
+        assert response.json()["error"]
+    assert without_clock(game(client, game_id)) == before
+
+
+def test_unknown_games_and_huge_ids(client: TestClient) -> None:
+    created = create(client, opponent="human")
+    token = created["token"]
+    for game_id in ("AAAAAAAAAAAA", "a" * 1000, "9" * 40, "short", "bad%20chars!", "-" * 11):
+        for method, path, body in [
+            ("GET", f"/api/games/{game_id}", None),
+            ("GET", f"/api/games/{game_id}/pgn", None),
+            ("POST", f"/api/games/{game_id}/moves", {"move": "e3e4"}),
+            ("POST", f"/api/games/{game_id}/actions", {"action": "resign"}),
+        ]:
+            response = client.request(method, path, json=body, headers=bearer(token))
+            assert response.status_code == 404, (game_id, path, response.text)
+            assert "unknown game" in response.json()["error"]
+    assert game(client, created["id"])["status"] == "playing"
+
+
+def test_no_moves_over_get(client: TestClient) -> None:
+    created = create(client, opponent="human")
+    for path in ("moves", "actions"):
+        response = client.get(f"/api/games/{created['id']}/{path}", params={"move": "e3e4"})
+        assert response.status_code == 405
+    assert game(client, created["id"])["moves"] == []
+
+
+def test_bad_new_games(client: TestClient) -> None:
+    for body, quoted in [
+        ({"variant": "chess"}, "'chess'"),
+        ({"variant": 5}, "variant"),
+        ({"level": 0}, "level"),
+        ({"level": 21}, "level"),
+        ({"level": "5"}, "level"),
+        ({"level": 5.5}, "level"),
+        ({"color": "red"}, "color"),
+        ({"opponent": "robot"}, "opponent"),
+        ({"clock": "five minutes"}, "clock"),
+        ({"clock": "0+0"}, "'0+0'"),
+        ({"clock": 300}, "clock"),
+        ({"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "king"),
+        ({"fen": "x" * 201}, "fen"),
+        ({"options": {"sut_met": "yes"}}, "sut_met"),
+        ({"options": {"nonsense": True}}, "'nonsense'"),
+        ({"options": {"counting": "declared"}, "variant": "alquerque"}, "counting"),
+        ({"options": {"sittuyin_setup": "screened"}, "variant": "sittuyin"}, "screened"),
+        ({"options": [1, 2]}, "options"),
+        ({"unknown": 1}, "unknown"),
+    ]:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 400, (body, response.text)
+        assert quoted in response.json()["error"], (body, response.text)
+    response = client.post("/api/games", content=b"{", headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_oversize_bodies_are_refused(client: TestClient) -> None:
+    response = client.post("/api/games", json={"variant": "makruk", "fen": "x" * 5000})
+    assert response.status_code == 413 and "4096" in response.json()["error"]
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "'
+        for _ in range(10):
+            yield b"m" * 1000
+        yield b'"}'
+
+    headers = {"content-type": "application/json"}
+    response = client.post("/api/games", content=chunks(), headers=headers)
+    assert response.status_code == 413
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_bad_list_queries(client: TestClient) -> None:
+    for query in ("limit=0", "limit=501", "limit=abc", "limit=99999999999999999999999"):
+        response = client.get(f"/api/games?{query}")
+        assert response.status_code == 400 and "limit" in response.json()["error"]
+    assert client.get("/api/games?limit=500").status_code == 200
+
+
+def test_cross_origin_posts_are_refused(client: TestClient) -> None:
+    game_id, white, _ = two_humans(client)
+    headers = {**bearer(white), "Origin": "http://evil.example"}
+    response = client.post(f"/api/games/{game_id}/moves", json={"move": "e3e4"}, headers=headers)
+    assert response.status_code == 403 and "evil.example" in response.json()["error"]
+    response = client.post("/api/games", json={}, headers={"Origin": "http://evil.example"})
+    assert response.status_code == 403
+    headers = {**bearer(white), "Origin": "http://127.0.0.1"}
+    response = client.post(f"/api/games/{game_id}/moves", json={"move": "e3e4"}, headers=headers)
+    assert response.status_code == 200

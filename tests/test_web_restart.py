@@ -1,0 +1,249 @@
+"""``kradan serve`` keeps its games: a second app on the same database resumes a game in
+progress (moves, counts, draw offer, clocks); a real ``kradan serve`` killed with SIGKILL loses
+no acknowledged move; the schema is Alembic's; ``kradan serve``'s command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .web_helpers import act, create, database_url, game, move, serving, wait_for
+
+COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
+
+
+def test_a_second_app_resumes_a_game_in_progress(tmp_path: Path) -> None:
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        created = create(
+            client,
+            opponent="human",
+            fen=COUNTER_MATES,
+            options={"counting": "declared"},
+            clock="60+0",
+        )
+        client.cookies.clear()
+        game_id, white, black = created["id"], created["token"], created["invite"]
+        move(client, game_id, white, "h2h3")
+        move(client, game_id, black, "a8a7")
+        act(client, game_id, white, "declare_count")
+        time.sleep(0.3)
+        move(client, game_id, white, "h3h2")
+        act(client, game_id, white, "offer_draw")
+        before = game(client, game_id)
+    assert before["counting"] is not None and before["draw_offer"] == "white"
+    stored_white = before["clock"]["white_ms"]
+    assert 59000 < stored_white < 59800 and before["clock"]["running"] == "black"
+    time.sleep(0.5)  # the server is down: nobody's clock runs
+    with serving(url) as client:
+        after = game(client, game_id)
+        assert {k: v for k, v in after.items() if k != "clock"} == {
+            k: v for k, v in before.items() if k != "clock"
+        }
+        assert after["clock"]["white_ms"] == stored_white
+        assert 59500 < after["clock"]["black_ms"] <= 60000  # Black's time as of the last move
+        assert after["clock"]["running"] == "black"
+        # the game goes on where it stopped
+        state = move(client, game_id, black, "a7a8")
+        assert state["draw_offer"] is None and state["ply"] == 4
+        state = act(client, game_id, white, "stop_count").json()
+        assert state["counting"] is None
+        assert move(client, game_id, white, "h2a2")["termination"] == "checkmate"
+    with serving(url) as client:
+        state = game(client, game_id)
+        assert state["status"] == "ended" and state["result"] == "1-0"
+        assert state["moves"] == ["h2h3", "a8a7", "h3h2", "a7a8", "h2a2"]
+
+
+def test_a_takeback_survives_a_restart(tmp_path: Path) -> None:
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        created = create(client, level=1, options={"counting": "declared"})
+        game_id, token = created["id"], created["token"]
+        move(client, game_id, token, "e3e4")
+        wait_for(lambda: game(client, game_id)["ply"] == 2, timeout=120)
+        move(client, game_id, token, game(client, game_id)["legal_moves"][0])
+        state = wait_for(lambda: (s := game(client, game_id))["ply"] == 4 and s, timeout=120)
+        response = act(client, game_id, token, "takeback")
+        assert response.status_code == 200 and response.json()["ply"] == 2
+        before = response.json()
+    with serving(url) as client:
+        after = game(client, game_id)
+        assert after["moves"] == before["moves"] == state["moves"][:2]
+        assert after["fen"] == before["fen"]
+
+
+def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import create_engine
+
+    import kradan.web.storage as storage
+
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        create(client)
+    engine = create_engine(url.replace("+aiosqlite", ""))
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert compare_metadata(context, storage.Base.metadata) == []
+        heads = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_heads()
+        assert context.get_current_revision() in heads
+        pragmas = {
+            name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+            for name in ("journal_mode", "foreign_keys")
+        }
+    engine.dispose()
+    assert pragmas["journal_mode"] == "wal"
+
+    async def pragma_of_the_app() -> Any:
+        app_engine = storage.make_engine(url)
+        async with app_engine.connect() as connection:
+            found = [
+                (await connection.exec_driver_sql(f"PRAGMA {name}")).scalar()
+                for name in ("synchronous", "foreign_keys", "busy_timeout")
+            ]
+        await app_engine.dispose()
+        return found
+
+    assert asyncio.run(pragma_of_the_app()) == [2, 1, storage.BUSY_TIMEOUT_MS]
+
+
+# --- a real server, killed -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+
+    def up() -> bool:
+        if process.poll() is not None:
+            output = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"kradan serve exited: {output}")
+        try:
+            call(f"http://127.0.0.1:{port}/api/games?limit=1")
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+        return True
+
+    wait_for(up, timeout=60, step=0.1)
+    return process
+
+
+def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    db = database_url(tmp_path)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_server(port, db)
+    acknowledged: list[str] = []
+    try:
+        created = call(f"{base}/api/games", {"opponent": "human"})
+        game_id = created["id"]
+        tokens = [created["token"], created["invite"]]
+        stop = threading.Event()
+
+        def player() -> None:
+            state = call(f"{base}/api/games/{game_id}")
+            for ply in range(80):
+                if stop.is_set() or state["status"] != "playing":
+                    return
+                legal = state["legal_moves"]
+                uci = legal[(ply * 7) % len(legal)]
+                try:
+                    url = f"{base}/api/games/{game_id}/moves"
+                    state = call(url, {"move": uci}, tokens[ply % 2])
+                except Exception:
+                    return
+                acknowledged[:] = state["moves"]
+
+        thread = threading.Thread(target=player)
+        thread.start()
+        wait_for(lambda: len(acknowledged) >= 6, timeout=60, step=0.01)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        stop.set()
+        thread.join(20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+    seen = list(acknowledged)
+    assert len(seen) >= 6
+    process = start_server(port, db)
+    try:
+        state = call(f"{base}/api/games/{game_id}")
+    finally:
+        process.terminate()
+        process.wait(20)
+    # every acknowledged move is there; the disk may hold one more that was never acknowledged
+    assert state["moves"][: len(seen)] == seen and len(state["moves"]) <= len(seen) + 1
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from kradan.cli import main, serve
+
+    monkeypatch.setattr(serve, "missing_web_modules", lambda: ["fastapi"])
+    assert main.main(["serve"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "kradan serve needs the web extra: pip install 'kradan[web]'"
+    )
+
+
+def test_serve_warns_off_loopback(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    import uvicorn
+
+    from kradan.cli import main
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    db = database_url(tmp_path)
+    assert main.main(["serve", "--host", "0.0.0.0", "--port", "9999", "--db", db]) == 0
+    output = capsys.readouterr()
+    assert "anyone on the network" in output.err and "http://127.0.0.1:9999/" in output.out
+    assert calls[0]["host"] == "0.0.0.0" and calls[0]["workers"] == 1
+    assert main.main(["serve", "--db", db]) == 0
+    output = capsys.readouterr()
+    assert "warning" not in output.err and "http://127.0.0.1:8080/" in output.out
+    assert main.main(["serve", "--port", "70000"]) == 2

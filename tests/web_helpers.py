@@ -1,0 +1,84 @@
+"""What the web tests share: an app on its own SQLite file, and short ways to ask it things."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from kradan.web import create_app
+
+__all__ = ["WebSocketDisconnect"]
+
+BASE = "http://127.0.0.1"
+
+
+def database_url(folder: Path) -> str:
+    return f"sqlite+aiosqlite:///{folder / 'games.db'}"
+
+
+@contextmanager
+def serving(url: str) -> Iterator[TestClient]:
+    """A test client of a new app on the database at ``url`` (lifespan run: migrations,
+    resumed games)."""
+    with TestClient(create_app(url), base_url=BASE) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    """A new game; fails the test unless it is created."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def game(client: TestClient, game_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def move(client: TestClient, game_id: str, token: str, uci: str) -> dict[str, Any]:
+    response = client.post(f"/api/games/{game_id}/moves", json={"move": uci}, headers=bearer(token))
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def act(client: TestClient, game_id: str, token: str, action: str) -> Any:
+    return client.post(
+        f"/api/games/{game_id}/actions", json={"action": action}, headers=bearer(token)
+    )
+
+
+def without_clock(state: dict[str, Any]) -> dict[str, Any]:
+    """The game without its clock's running times (they change as one watches)."""
+    return {key: value for key, value in state.items() if key != "clock"}
+
+
+def wait_for(check: Any, timeout: float = 60.0, step: float = 0.05) -> Any:
+    """Poll ``check()`` until it returns something true, or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s")
+        time.sleep(step)
