@@ -4,6 +4,7 @@ over the socket like any other move, in every game it plays; takebacks and draw 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -19,10 +20,9 @@ if TYPE_CHECKING:
 PLAYED = [entry.name for entry in games() if entry.searcher is not None]
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """One app for the module: its engine worker starts (and loads the search) once."""
-    with serving(database_url(tmp_path_factory.mktemp("engine"))) as client:
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with serving(database_url(tmp_path)) as client:
         yield client
 
 

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=1,
         log_level="warning",
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=4096,
         http="h11",
         lifespan="on",
