@@ -1,0 +1,1090 @@
+/* kradan serve: the browser side. Plain modern JavaScript, no build step; the board is
+ * chessgroundx from board.min.js (global KradanBoard). It talks only to kradan's JSON API:
+ *   POST /api/games, GET /api/games, GET /api/games/{id}, POST /api/games/{id}/moves,
+ *   POST /api/games/{id}/actions, GET /api/games/{id}/pgn and the websocket
+ *   /api/games/{id}/socket, which sends {"type": "game", "game": ...} after every change.
+ * Two pages use it: the new-game page (body[data-page="new"]) and the board page
+ * (body[data-page="game"]). No inline script or style: the pages run under
+ * Content-Security-Policy: default-src 'self'. */
+(function () {
+  'use strict';
+
+  // --- words ------------------------------------------------------------------------------------
+  // Every string the user reads goes through t(). English is the source text; other languages
+  // will come as catalogs (text -> translation) generated from gettext files.
+  const CATALOG = {};
+
+  function t(text, params) {
+    const found = Object.prototype.hasOwnProperty.call(CATALOG, text) ? CATALOG[text] : text;
+    return found.replace(/\{(\w+)\}/g, (whole, key) =>
+      params && params[key] !== undefined ? String(params[key]) : whole);
+  }
+
+  function translatePage() {
+    for (const element of document.querySelectorAll('[data-t]')) {
+      element.textContent = t(element.dataset.t);
+    }
+  }
+
+  const COLOR_NAMES = { white: 'White', black: 'Black' };
+  const colorName = color => t(COLOR_NAMES[color] || color);
+  const opposite = color => (color === 'white' ? 'black' : 'white');
+  const $ = selector => document.querySelector(selector);
+
+  // --- the API ----------------------------------------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  async function request(method, path, body, token) {
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = 'Bearer ' + token;
+    let response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      throw new ApiError(t('The server cannot be reached.'), 0);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (error) {
+      data = null;
+    }
+    if (!response.ok) {
+      let message = response.statusText || String(response.status);
+      if (data && typeof data.error === 'string') message = data.error;
+      else if (data && typeof data.detail === 'string') message = data.detail;
+      else if (data && data.detail) message = JSON.stringify(data.detail);
+      throw new ApiError(message, response.status);
+    }
+    return data;
+  }
+
+  // The seat tokens this browser holds, per game: {white: token, black: token}. The seat cookie
+  // proves one seat already; the tokens let a same-screen board move for both sides.
+  const SEATS_KEY = 'kradan.seats';
+
+  function allSeats() {
+    try {
+      return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {};
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function seatsOf(gameId) {
+    return allSeats()[gameId] || {};
+  }
+
+  function saveSeat(gameId, color, token) {
+    const seats = allSeats();
+    seats[gameId] = Object.assign(seats[gameId] || {}, { [color]: token });
+    try {
+      localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+    } catch (error) {
+      /* private mode: the cookie still holds one seat */
+    }
+  }
+
+  function gameDescriptions() {
+    try {
+      return JSON.parse(document.body.dataset.games || '{}');
+    } catch (error) {
+      return {};
+    }
+  }
+
+  // --- the new-game page ------------------------------------------------------------------------
+
+  function newGamePage() {
+    const form = $('#new-game');
+    const variant = $('#variant');
+    const level = $('#level');
+    const errorBox = $('#error');
+
+    function showRules() {
+      for (const fieldset of document.querySelectorAll('fieldset.rules')) {
+        fieldset.hidden = fieldset.dataset.variant !== variant.value;
+      }
+    }
+    variant.addEventListener('change', showRules);
+    showRules();
+    level.addEventListener('input', () => {
+      $('#level-value').textContent = level.value;
+    });
+
+    function chosenOptions() {
+      const options = {};
+      const fieldset = document.querySelector(`fieldset.rules[data-variant="${variant.value}"]`);
+      if (!fieldset) return options;
+      for (const control of fieldset.querySelectorAll('[data-option]')) {
+        const name = control.dataset.option;
+        const fallback = control.dataset.default;
+        const kind = control.dataset.kind;
+        if (kind === 'bool') {
+          if (String(control.checked) !== fallback) options[name] = control.checked;
+        } else if (kind === 'int') {
+          if (control.value !== fallback && control.value !== '') options[name] = parseInt(control.value, 10);
+        } else if (kind === 'enum') {
+          if (control.value !== fallback) options[name] = control.value;
+        } else if (kind === 'tuple') {
+          const chosen = Array.from(control.querySelectorAll('input[data-kind="choice"]'))
+            .filter(box => box.checked).map(box => box.value);
+          if (chosen.join(',') !== fallback) options[name] = chosen;
+        }
+      }
+      return options;
+    }
+
+    form.addEventListener('submit', async event => {
+      event.preventDefault();
+      errorBox.hidden = true;
+      const opponent = form.elements.opponent.value;
+      const body = {
+        variant: variant.value,
+        options: chosenOptions(),
+        opponent: opponent === 'engine' ? 'engine' : 'human',
+        level: parseInt(level.value, 10),
+        color: form.elements.color.value,
+        clock: null,
+        fen: null,
+      };
+      if ($('#clock-on').checked) {
+        const minutes = parseInt($('#clock-minutes').value, 10) || 5;
+        const increment = parseInt($('#clock-increment').value, 10) || 0;
+        body.clock = `${minutes * 60}+${increment}`;
+      }
+      const fen = $('#start-fen').value.trim();
+      if (fen) body.fen = fen;
+      const button = $('#start');
+      button.disabled = true;
+      try {
+        const made = await request('POST', '/api/games', body);
+        saveSeat(made.id, made.color, made.token);
+        const boardUrl = '/games/' + encodeURIComponent(made.id);
+        if (opponent === 'here' && made.invite) {
+          saveSeat(made.id, opposite(made.color), made.invite);
+          window.location.assign(boardUrl);
+        } else if (opponent === 'invite' && made.invite) {
+          const link = `${window.location.origin}/join/${encodeURIComponent(made.id)}` +
+            `?seat=${encodeURIComponent(made.invite)}`;
+          $('#invite-link').value = link;
+          $('#go-to-game').href = boardUrl;
+          $('#invitation').hidden = false;
+          form.hidden = true;
+        } else {
+          window.location.assign(boardUrl);
+        }
+      } catch (error) {
+        errorBox.textContent = error.message;
+        errorBox.hidden = false;
+      } finally {
+        button.disabled = false;
+      }
+    });
+
+    $('#copy-invite').addEventListener('click', () => copyText($('#invite-link')));
+    listRecentGames();
+  }
+
+  async function listRecentGames() {
+    const list = $('#recent-games');
+    if (!list) return;
+    const names = gameDescriptions();
+    try {
+      const data = await request('GET', '/api/games?limit=20');
+      list.textContent = '';
+      for (const game of data.games || []) {
+        const item = document.createElement('li');
+        const link = document.createElement('a');
+        link.href = '/games/' + encodeURIComponent(game.id);
+        const title = names[game.variant] ? names[game.variant].title : game.variant;
+        const players = game.players || {};
+        link.textContent = `${title}: ${players.white || '?'} – ${players.black || '?'}`;
+        const meta = document.createElement('span');
+        meta.className = 'meta';
+        const result = game.result && game.result !== '*' ? game.result : t('playing');
+        meta.textContent = ` ${result}, ${t('{n} plies', { n: game.ply })}`;
+        item.append(link, meta);
+        list.append(item);
+      }
+      if (!list.children.length) {
+        const item = document.createElement('li');
+        item.textContent = t('No games yet.');
+        list.append(item);
+      }
+    } catch (error) {
+      list.textContent = '';
+    }
+  }
+
+  function copyText(input) {
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+  }
+
+  // --- positions: replaying the moves for the move list ------------------------------------------
+  // chessgroundx shows positions but knows no rules; the server sends the start position and the
+  // moves. To step back through a game the client replays the moves on a plain piece map and
+  // checks the result against the server's position: if they differ, browsing is turned off.
+
+  const KEY = /^[a-p](?:[1-9]|1[0-6])$/;
+
+  function readPosition(fen, width, height) {
+    const field = fen.split(' ')[0];
+    const bracket = field.indexOf('[');
+    const boardPart = bracket >= 0 ? field.slice(0, bracket) : field;
+    const pieces = new Map();
+    const rows = boardPart.split('/');
+    rows.forEach((row, index) => {
+      const rank = height - index;
+      let file = 0;
+      let number = '';
+      for (const char of row) {
+        if (/\d/.test(char)) {
+          number += char;
+          continue;
+        }
+        if (number) {
+          file += parseInt(number, 10);
+          number = '';
+        }
+        if (char === '~') {
+          const key = String.fromCharCode(96 + file) + rank;
+          const piece = pieces.get(key);
+          if (piece) piece.promoted = true;
+          continue;
+        }
+        const key = String.fromCharCode(97 + file) + rank;
+        pieces.set(key, {
+          role: char.toLowerCase(),
+          color: char === char.toUpperCase() ? 'white' : 'black',
+          promoted: false,
+        });
+        file += 1;
+      }
+    });
+    let pockets = null;
+    if (bracket >= 0) {
+      pockets = { white: {}, black: {} };
+      for (const char of field.slice(bracket + 1, field.indexOf(']'))) {
+        const color = char === char.toUpperCase() ? 'white' : 'black';
+        const role = char.toLowerCase();
+        pockets[color][role] = (pockets[color][role] || 0) + 1;
+      }
+    }
+    return { pieces, pockets, width, height };
+  }
+
+  function writePosition(position, withPromoted) {
+    const rows = [];
+    for (let rank = position.height; rank >= 1; rank -= 1) {
+      let row = '';
+      let empty = 0;
+      for (let file = 0; file < position.width; file += 1) {
+        const piece = position.pieces.get(String.fromCharCode(97 + file) + rank);
+        if (!piece) {
+          empty += 1;
+          continue;
+        }
+        if (empty) row += empty;
+        empty = 0;
+        row += piece.color === 'white' ? piece.role.toUpperCase() : piece.role;
+        if (withPromoted && piece.promoted) row += '~';
+      }
+      if (empty) row += empty;
+      rows.push(row);
+    }
+    let text = rows.join('/');
+    if (position.pockets) {
+      let inHand = '';
+      for (const color of ['white', 'black']) {
+        for (const [role, count] of Object.entries(position.pockets[color])) {
+          inHand += (color === 'white' ? role.toUpperCase() : role).repeat(count);
+        }
+      }
+      text += `[${inHand}]`;
+    }
+    return text;
+  }
+
+  function copyPosition(position) {
+    const pieces = new Map();
+    for (const [key, piece] of position.pieces) pieces.set(key, Object.assign({}, piece));
+    const pockets = position.pockets
+      ? { white: Object.assign({}, position.pockets.white), black: Object.assign({}, position.pockets.black) }
+      : null;
+    return { pieces, pockets, width: position.width, height: position.height };
+  }
+
+  /** The parts of a UCI move: {huff, segments: [[orig, dest], ...], promotion}. Drops have the
+   * origin 'R@'; a sutra is two segments ('e3e4,e1e3'); an Alquerque chain one segment per hop
+   * ('b3d3d5'); an Alquerque huff starts 'hc3,'. */
+  function parseMove(uci, family) {
+    let text = uci;
+    let huff = null;
+    if (family === 'alquerque') {
+      const match = /^h([a-e][1-5]),(.*)$/.exec(text);
+      if (match) {
+        huff = match[1];
+        text = match[2];
+      }
+      const points = text.match(/[a-e][1-5]/g) || [];
+      const segments = [];
+      for (let i = 1; i < points.length; i += 1) segments.push([points[i - 1], points[i]]);
+      return { uci, huff, segments, promotion: '' };
+    }
+    const segments = [];
+    let promotion = '';
+    for (const part of text.split(',')) {
+      const drop = /^([A-Za-z])@([a-p]\d+)$/.exec(part);
+      if (drop) {
+        segments.push([drop[1].toUpperCase() + '@', drop[2]]);
+        continue;
+      }
+      const plain = /^([a-p]\d+?)([a-p]\d+?)([a-z]?)$/.exec(part);
+      if (!plain) return { uci, huff, segments: [], promotion: '' };
+      segments.push([plain[1], plain[2]]);
+      if (plain[3]) promotion = plain[3];
+    }
+    return { uci, huff, segments, promotion };
+  }
+
+  function applyMove(position, move, color, info, options) {
+    const pieces = position.pieces;
+    if (info.family === 'alquerque') {
+      if (move.huff) pieces.delete(move.huff);
+      if (!move.segments.length) return;
+      const start = move.segments[0][0];
+      let piece = pieces.get(start);
+      pieces.delete(start);
+      for (const [from, to] of move.segments) {
+        const dx = to.charCodeAt(0) - from.charCodeAt(0);
+        const dy = parseInt(to.slice(1), 10) - parseInt(from.slice(1), 10);
+        if (Math.abs(dx) === 2 || Math.abs(dy) === 2) {
+          pieces.delete(String.fromCharCode(from.charCodeAt(0) + dx / 2) + (parseInt(from.slice(1), 10) + dy / 2));
+        }
+      }
+      const end = move.segments[move.segments.length - 1][1];
+      if (piece && piece.role === 'p' && options && options.alquerque_kings === true) {
+        const farRow = piece.color === 'white' ? String(position.height) : '1';
+        if (end.slice(1) === farRow) piece = Object.assign({}, piece, { role: 'k' });
+      }
+      if (piece) pieces.set(end, piece);
+      return;
+    }
+    move.segments.forEach(([from, to], index) => {
+      const last = index === move.segments.length - 1;
+      if (from.endsWith('@')) {
+        const role = from[0].toLowerCase();
+        pieces.set(to, { role, color, promoted: false });
+        if (position.pockets && position.pockets[color][role]) position.pockets[color][role] -= 1;
+        return;
+      }
+      let piece = pieces.get(from);
+      pieces.delete(from);
+      if (!piece) return;
+      if (last && move.promotion) piece = { role: move.promotion, color: piece.color, promoted: true };
+      pieces.set(to, piece);
+    });
+  }
+
+  function lastMoveKeys(move) {
+    if (!move) return undefined;
+    const keys = [];
+    for (const [from, to] of move.segments) {
+      if (!keys.includes(from)) keys.push(from);
+      if (!keys.includes(to)) keys.push(to);
+    }
+    if (move.huff) keys.push(move.huff);
+    return keys;
+  }
+
+  function sideToMove(fen) {
+    return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  }
+
+  function firstMoveNumber(fen, family) {
+    const fields = fen.trim().split(/\s+/);
+    const text = family === 'alquerque' ? fields[4] : fields[fields.length - 1];
+    const number = parseInt(text, 10);
+    return Number.isFinite(number) && number > 0 ? number : 1;
+  }
+
+  function sameBoard(a, b) {
+    const strip = text => text.split(' ')[0].replace(/~/g, '').replace(/\[.*\]/, '');
+    return strip(a) === strip(b);
+  }
+
+  // --- the board page ---------------------------------------------------------------------------
+
+  function gamePage() {
+    const gameId = document.body.dataset.gameId;
+    const games = gameDescriptions();
+    const boardElement = $('#board');
+    const column = document.querySelector('.board-column');
+    const LABELS_KEY = 'kradan.labels';
+
+    let game = null; // the latest state from the server
+    let info = null; // what the board needs to know of the game (pages.describe)
+    let board = null; // the chessgroundx board
+    let orientation = null;
+    let labels = localStorage.getItem(LABELS_KEY) === 'thai' ? 'thai' : 'latin';
+    let viewPly = null; // null: the current position; else the ply shown while browsing
+    let history = null; // {positions: [fen...], lastMoves: [[keys]...]} or null when unknown
+    let legal = []; // the parsed legal moves
+    let entered = []; // segments of a move being entered point by point
+    let clockState = null;
+    let lastSelect = { key: null, at: 0 };
+    let messageTimer = null;
+    let sending = false;
+    const refused = new Set(); // colours the server said are not ours
+    const seats = () => seatsOf(gameId);
+
+    // The colours this browser may move: the seats it holds tokens for, the seat the server
+    // says is ours, or, when it knows of none (a seat by cookie only, from an invitation), the
+    // human sides it has not been refused: the server has the last word on every move.
+    function myColors() {
+      if (!game) return [];
+      const mine = new Set(Object.keys(seats()).filter(color => color === 'white' || color === 'black'));
+      if (game.seat === 'white' || game.seat === 'black') mine.add(game.seat);
+      if (!mine.size) {
+        for (const color of ['white', 'black']) {
+          const player = (game.players || {})[color] || '';
+          if (!player.startsWith('engine') && !refused.has(color)) mine.add(color);
+        }
+      }
+      return Array.from(mine);
+    }
+
+    function tokenFor(color) {
+      return seats()[color];
+    }
+
+    function playing() {
+      return game && game.status === 'playing';
+    }
+
+    function movableColor() {
+      if (!playing() || viewPly !== null) return undefined;
+      const mine = myColors();
+      if (mine.includes(game.turn)) return game.turn;
+      return mine.length === 1 ? mine[0] : undefined;
+    }
+
+    function showMessage(text) {
+      const box = $('#message');
+      box.textContent = text;
+      box.hidden = !text;
+      clearTimeout(messageTimer);
+      if (text) messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
+    }
+
+    // --- the board ---
+
+    function dests(moves, prefix) {
+      const found = new Map();
+      for (const move of moves) {
+        const segments = move.segments;
+        if (segments.length <= prefix.length) continue;
+        if (!prefix.every((segment, i) => segments[i][0] === segment[0] && segments[i][1] === segment[1])) continue;
+        const [from, to] = segments[prefix.length];
+        if (!found.has(from)) found.set(from, []);
+        if (!found.get(from).includes(to)) found.get(from).push(to);
+      }
+      return found;
+    }
+
+    function createBoard() {
+      const KB = window.KradanBoard;
+      const dimensions = { width: info.width, height: info.height };
+      boardElement.classList.add('kradan-board-' + info.board, `dims-${info.width}x${info.height}`);
+      column.classList.add(info.family === 'alquerque' ? 'kradan-alquerque' : 'kradan-chess');
+      const config = {
+        fen: game.fen,
+        orientation,
+        turnColor: game.turn,
+        coordinates: true,
+        notation: labels === 'thai' ? KB.Notation.THAI_ALGEBRAIC : KB.Notation.ALGEBRAIC,
+        dimensions,
+        kingRoles: info.kings.map(role => role + '-piece'),
+        animation: { enabled: true, duration: 160 },
+        highlight: { lastMove: true, check: true },
+        movable: {
+          free: false,
+          showDests: true,
+          events: {
+            after: (orig, dest) => onSegment(orig, dest),
+            afterNewPiece: (piece, key) => onSegment(piece.role[0].toUpperCase() + '@', key),
+          },
+        },
+        premovable: {
+          enabled: Boolean(info.premove),
+          events: { set: () => {}, unset: () => {} },
+        },
+        draggable: { enabled: true, showGhost: true },
+        selectable: { enabled: true },
+        drawable: { enabled: true, visible: true },
+        events: { select: onSelect },
+      };
+      if (info.premove) {
+        config.premovable.premoveFunc = KB.premove(info.premove, false, dimensions);
+        if (info.pocket) config.premovable.predropFunc = KB.predrop(info.premove, dimensions);
+      }
+      let pocketTop;
+      let pocketBottom;
+      if (info.pocket) {
+        const roles = info.pocket.map(role => role + '-piece');
+        config.pocketRoles = { white: roles, black: roles };
+        pocketTop = $('#pocket-top');
+        pocketBottom = $('#pocket-bottom');
+        column.classList.add('with-pockets');
+      }
+      board = KB.Chessground(boardElement, config, pocketTop, pocketBottom);
+      window.kradan.board = board;
+    }
+
+    function leapRights(color) {
+      const field = (game.fen.split(' ')[2] || '-');
+      return color === 'white' ? /[A-Z]/.test(field) : /[a-z]/.test(field);
+    }
+
+    function renderBoard() {
+      if (!board) return;
+      entered = [];
+      $('#finish-chain').hidden = true;
+      hideChooser();
+      if (viewPly !== null && history) {
+        board.set({
+          fen: history.positions[viewPly],
+          turnColor: viewPly % 2 === 0 ? history.firstTurn : opposite(history.firstTurn),
+          lastMove: history.lastMoves[viewPly],
+          check: false,
+          movable: { color: undefined, dests: new Map() },
+        });
+        board.cancelPremove();
+        boardElement.classList.add('history');
+        return;
+      }
+      boardElement.classList.remove('history');
+      const color = movableColor();
+      const moves = game.moves || [];
+      const last = moves.length ? parseMove(moves[moves.length - 1], info.family) : null;
+      // the replayed position knows which mets are promoted pawns; the server's FEN may not
+      const fen = history ? history.positions[history.positions.length - 1] : game.fen;
+      board.set({
+        fen,
+        turnColor: game.turn,
+        lastMove: lastMoveKeys(last),
+        check: game.check ? [game.check] : false,
+        movable: { color, dests: color === game.turn ? dests(legal, []) : new Map() },
+        premovable: { castle: color ? leapRights(color) : false },
+      });
+      if (!playing()) board.cancelPremove();
+      else if (color === game.turn) setTimeout(() => board.playPremove(), 0);
+    }
+
+    // --- entering a move ---
+
+    function onSelect(key) {
+      // Sittuyin's promotion in place: a second click on a pawn that may promote where it stands
+      const now = Date.now();
+      const again = lastSelect.key === key && now - lastSelect.at < 2000;
+      lastSelect = { key, at: now };
+      if (!again || entered.length || viewPly !== null) return;
+      const inPlace = legal.filter(move =>
+        move.segments.length === 1 && move.segments[0][0] === key && move.segments[0][1] === key && move.promotion);
+      if (!inPlace.length || movableColor() !== game.turn) return;
+      lastSelect = { key: null, at: 0 };
+      board.selectSquare(null);
+      choosePromotion(inPlace, key);
+    }
+
+    function matching(prefix) {
+      return legal.filter(move =>
+        move.segments.length >= prefix.length &&
+        prefix.every((segment, i) => move.segments[i][0] === segment[0] && move.segments[i][1] === segment[1]));
+    }
+
+    function onSegment(orig, dest) {
+      if (!game || viewPly !== null) return;
+      const color = board.state.movable.color;
+      if (!playing() || color !== game.turn) return;
+      entered.push([orig, dest]);
+      const candidates = matching(entered);
+      if (!candidates.length) {
+        showMessage(t('Not a legal move: {move}', { move: orig + dest }));
+        renderBoard();
+        return;
+      }
+      const complete = candidates.filter(move => move.segments.length === entered.length);
+      const longer = candidates.filter(move => move.segments.length > entered.length);
+      if (info.family === 'alquerque') removeJumped(orig, dest);
+      if (longer.length) {
+        // a chain: the next point, or (when the rules allow stopping) "end the move here"
+        const next = dests(longer, entered);
+        board.set({ turnColor: game.turn, movable: { color: game.turn, dests: next } });
+        // the piece that goes on is picked up already: the next click is its next point
+        if (next.size === 1) board.selectSquare(next.keys().next().value);
+        const finish = $('#finish-chain');
+        finish.hidden = !complete.length;
+        finish.onclick = () => finishMove(complete, dest);
+        return;
+      }
+      finishMove(complete, dest);
+    }
+
+    function removeJumped(from, to) {
+      const dx = to.charCodeAt(0) - from.charCodeAt(0);
+      const dy = parseInt(to.slice(1), 10) - parseInt(from.slice(1), 10);
+      if (Math.abs(dx) === 2 || Math.abs(dy) === 2) {
+        const middle = String.fromCharCode(from.charCodeAt(0) + dx / 2) + (parseInt(from.slice(1), 10) + dy / 2);
+        board.setPieces(new Map([[middle, undefined]]));
+      }
+    }
+
+    function finishMove(complete, dest) {
+      $('#finish-chain').hidden = true;
+      const promotions = complete.filter(move => move.promotion);
+      const huffs = complete.filter(move => move.huff);
+      if (huffs.length && complete.length > 1) {
+        chooseHuff(complete);
+      } else if (promotions.length && (complete.length > 1 || info.pocket)) {
+        // a real choice, or Sittuyin, where promoting is never forced on the player
+        choosePromotion(complete, dest);
+      } else {
+        send(complete[0].uci);
+      }
+    }
+
+    function hideChooser() {
+      const chooser = $('#chooser');
+      chooser.hidden = true;
+      chooser.textContent = '';
+    }
+
+    function showChooser(title, choices) {
+      const chooser = $('#chooser');
+      chooser.textContent = '';
+      const box = document.createElement('div');
+      box.className = 'choices';
+      const heading = document.createElement('p');
+      heading.textContent = title;
+      box.append(heading);
+      for (const choice of choices) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        if (choice.piece) {
+          button.className = 'piece-choice';
+          button.title = choice.label;
+          const piece = document.createElement('piece');
+          piece.className = choice.piece;
+          button.append(piece);
+        } else {
+          button.textContent = choice.label;
+        }
+        button.dataset.choice = choice.value;
+        button.addEventListener('click', () => {
+          hideChooser();
+          choice.pick();
+        });
+        box.append(button);
+      }
+      const cancel = document.createElement('button');
+      cancel.type = 'button';
+      cancel.className = 'cancel';
+      cancel.textContent = t('Cancel');
+      cancel.addEventListener('click', () => renderBoard());
+      box.append(cancel);
+      chooser.append(box);
+      chooser.hidden = false;
+    }
+
+    function choosePromotion(moves, square) {
+      const color = game.turn;
+      const choices = moves.map(move => move.promotion
+        ? {
+          value: move.uci,
+          label: t('Promote on {square}', { square }),
+          piece: `${color} ${move.promotion}-piece promoted`,
+          pick: () => send(move.uci),
+        }
+        : { value: move.uci, label: t('No promotion'), pick: () => send(move.uci) });
+      showChooser(t('Promotion'), choices);
+    }
+
+    function chooseHuff(moves) {
+      const choices = moves.map(move => ({
+        value: move.uci,
+        label: move.huff ? t('Huff the piece on {square}', { square: move.huff }) : t('Huff none'),
+        pick: () => send(move.uci),
+      }));
+      showChooser(t('Huffing'), choices);
+    }
+
+    async function send(uci) {
+      const color = game.turn;
+      const plyBefore = game.ply;
+      // until the server answers, the board belongs to the other side (premoves stay possible)
+      board.set({ turnColor: opposite(color), movable: { dests: new Map() } });
+      sending = true;
+      try {
+        const answer = await request('POST', `/api/games/${encodeURIComponent(gameId)}/moves`,
+          { move: uci }, tokenFor(color));
+        if (answer && typeof answer.ply === 'number' && answer.ply > plyBefore && answer.ply >= game.ply) {
+          applyGame(answer);
+        }
+      } catch (error) {
+        if (error.status === 403 && !tokenFor(color)) refused.add(color);
+        showMessage(error.message);
+        renderBoard();
+      } finally {
+        sending = false;
+      }
+    }
+
+    // --- actions ---
+
+    function actorFor(action) {
+      const mine = myColors();
+      if ((action === 'accept_draw' || action === 'decline_draw') && game.draw_offer) {
+        return opposite(game.draw_offer);
+      }
+      if (mine.includes(game.turn)) return game.turn;
+      return mine[0];
+    }
+
+    async function act(action) {
+      const color = actorFor(action);
+      try {
+        const answer = await request('POST', `/api/games/${encodeURIComponent(gameId)}/actions`,
+          { action }, color ? tokenFor(color) : undefined);
+        if (answer) applyGame(answer);
+      } catch (error) {
+        if (error.status === 403 && color && !tokenFor(color)) refused.add(color);
+        showMessage(error.message);
+      }
+    }
+
+    for (const button of document.querySelectorAll('[data-action]')) {
+      button.addEventListener('click', () => {
+        if (button.dataset.action === 'resign' && !window.confirm(t('Resign this game?'))) return;
+        act(button.dataset.action);
+      });
+    }
+
+    // --- the move list and browsing ---
+
+    function computeHistory() {
+      const moves = game.moves || [];
+      if (!game.start_fen) return null;
+      let position = readPosition(game.start_fen, info.width, info.height);
+      let color = sideToMove(game.start_fen);
+      const firstTurn = color;
+      const positions = [writePosition(position, true)];
+      const lastMoves = [undefined];
+      const options = game.options || {};
+      for (const uci of moves) {
+        const move = parseMove(uci, info.family);
+        position = copyPosition(position);
+        applyMove(position, move, color, info, options);
+        positions.push(writePosition(position, true));
+        lastMoves.push(lastMoveKeys(move));
+        color = opposite(color);
+      }
+      if (!sameBoard(positions[positions.length - 1], game.fen)) return null;
+      return { positions, lastMoves, firstTurn };
+    }
+
+    function renderMoves() {
+      const list = $('#moves');
+      list.textContent = '';
+      const moves = game.moves || [];
+      const san = game.san && game.san.length === moves.length ? game.san : moves;
+      const firstColor = sideToMove(game.start_fen || game.fen);
+      let number = firstMoveNumber(game.start_fen || game.fen, info.family);
+      const shown = viewPly === null ? moves.length : viewPly;
+      let row = null;
+      const cell = (text, className) => {
+        const span = document.createElement('span');
+        span.className = className;
+        span.textContent = text;
+        return span;
+      };
+      const newRow = () => {
+        row = document.createElement('li');
+        row.append(cell(number + '.', 'number'));
+        list.append(row);
+      };
+      san.forEach((text, index) => {
+        const color = index % 2 === 0 ? firstColor : opposite(firstColor);
+        if (color === 'white' || !row) {
+          if (row && color === 'white') number += 1;
+          newRow();
+          if (color === 'black') row.append(cell('…', 'move placeholder'));
+        }
+        const move = cell(text, 'move');
+        move.dataset.ply = String(index + 1);
+        if (index + 1 === shown) move.classList.add('current');
+        move.addEventListener('click', () => browse(index + 1));
+        row.append(move);
+      });
+      const current = list.querySelector('.current');
+      if (current && typeof current.scrollIntoView === 'function') current.scrollIntoView({ block: 'nearest' });
+    }
+
+    function browse(ply) {
+      if (!game) return;
+      const total = (game.moves || []).length;
+      const target = Math.max(0, Math.min(total, ply));
+      if (target === total || !history) viewPly = null;
+      else viewPly = target;
+      if (!history && target !== total) showMessage(t('This game cannot be stepped through here.'));
+      renderBoard();
+      renderMoves();
+      renderSide();
+    }
+
+    const shownPly = () => (viewPly === null ? (game.moves || []).length : viewPly);
+    $('#nav-first').addEventListener('click', () => browse(0));
+    $('#nav-prev').addEventListener('click', () => browse(shownPly() - 1));
+    $('#nav-next').addEventListener('click', () => browse(shownPly() + 1));
+    $('#nav-last').addEventListener('click', () => browse(Infinity));
+    document.addEventListener('keydown', event => {
+      if (!game || event.target.closest('input, select, textarea')) return;
+      if (event.key === 'ArrowLeft') browse(shownPly() - 1);
+      else if (event.key === 'ArrowRight') browse(shownPly() + 1);
+      else if (event.key === 'Home') browse(0);
+      else if (event.key === 'End') browse(Infinity);
+      else return;
+      event.preventDefault();
+    });
+
+    $('#flip').addEventListener('click', () => {
+      if (!board) return;
+      orientation = opposite(orientation);
+      board.toggleOrientation();
+      renderSide();
+    });
+
+    $('#labels').addEventListener('click', () => {
+      labels = labels === 'thai' ? 'latin' : 'thai';
+      try {
+        localStorage.setItem(LABELS_KEY, labels);
+      } catch (error) {
+        /* not kept */
+      }
+      if (board) {
+        const KB = window.KradanBoard;
+        board.set({ notation: labels === 'thai' ? KB.Notation.THAI_ALGEBRAIC : KB.Notation.ALGEBRAIC });
+        board.redrawAll();
+        renderBoard();
+      }
+      renderSide();
+    });
+
+    // --- the side panel ---
+
+    const TERMINATIONS = {
+      checkmate: 'checkmate',
+      stalemate: 'stalemate',
+      resignation: 'resignation',
+      resign: 'resignation',
+      agreement: 'agreement',
+      timeout: 'time forfeit',
+      time_forfeit: 'time forfeit',
+      repetition: 'repetition',
+      counting: 'the count ran out',
+      count_limit: 'the count ran out',
+      insufficient_material: 'insufficient material',
+    };
+
+    function terminationText(termination) {
+      if (!termination) return '';
+      return t(TERMINATIONS[termination] || termination.replace(/_/g, ' '));
+    }
+
+    function renderSide() {
+      if (!game) return;
+      const top = opposite(orientation);
+      const players = game.players || {};
+      $('#name-top').textContent = `${colorName(top)}: ${players[top] || ''}`;
+      $('#name-bottom').textContent = `${colorName(orientation)}: ${players[orientation] || ''}`;
+      document.querySelector('.player-top').classList.toggle('to-move', playing() && game.turn === top);
+      document.querySelector('.player-bottom').classList.toggle('to-move', playing() && game.turn === orientation);
+      $('#title').textContent = info.title;
+      document.title = `kradan: ${info.title}`;
+
+      const status = $('#status');
+      status.classList.toggle('ended', !playing());
+      if (playing()) {
+        const thinking = (players[game.turn] || '').startsWith('engine');
+        status.textContent = thinking
+          ? t('{color} to move (the engine is thinking)', { color: colorName(game.turn) })
+          : t('{color} to move', { color: colorName(game.turn) });
+      } else {
+        const how = terminationText(game.termination);
+        status.textContent = how ? `${game.result} · ${how}` : game.result;
+      }
+      if (viewPly !== null) {
+        const note = document.createElement('span');
+        note.className = 'history-note';
+        note.textContent = ' ' + t('(viewing move {n})', { n: viewPly });
+        status.append(note);
+      }
+
+      const counting = $('#counting');
+      counting.hidden = !game.counting;
+      counting.textContent = game.counting ? game.counting.text : '';
+
+      const mine = myColors();
+      const offer = $('#draw-offer');
+      offer.hidden = !(playing() && game.draw_offer);
+      if (game.draw_offer) offer.textContent = t('{color} offers a draw', { color: colorName(game.draw_offer) });
+      const engineGame = Object.values(players).some(player => String(player).startsWith('engine'));
+      const seated = playing() && mine.length > 0;
+      const show = {
+        resign: seated,
+        offer_draw: seated && !game.draw_offer && !engineGame,
+        accept_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
+        decline_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
+        claim_draw: seated,
+        takeback: seated && engineGame && (game.moves || []).length > 0,
+        declare_count: seated && Boolean(game.can_declare_count),
+        stop_count: seated && Boolean(game.can_stop_count),
+      };
+      for (const button of document.querySelectorAll('[data-action]')) {
+        button.hidden = !show[button.dataset.action];
+      }
+      $('#labels').textContent = labels === 'thai' ? t('Latin coordinates') : t('Thai coordinates');
+
+      $('#fen').value = game.fen;
+      const pgn = $('#download-pgn');
+      pgn.href = `/api/games/${encodeURIComponent(gameId)}/pgn`;
+      pgn.setAttribute('download', `kradan-${gameId}.pgn`);
+      const picture = $('#download-svg');
+      const query = new URLSearchParams({ variant: game.variant, fen: game.fen, labels });
+      if (orientation === 'black') query.set('flipped', 'true');
+      const last = (game.moves || []).length ? parseMove(game.moves[game.moves.length - 1], info.family) : null;
+      if (last && last.segments.length === 1 && !last.segments[0][0].endsWith('@')) {
+        query.set('lastmove', last.segments[0].join(','));
+      }
+      if (game.check) query.set('check', game.check);
+      picture.href = '/assets/position.svg?' + query.toString();
+      picture.setAttribute('download', `kradan-${gameId}.svg`);
+      renderClocks();
+    }
+
+    // --- clocks ---
+
+    function formatClock(ms) {
+      const clamped = Math.max(0, ms);
+      const minutes = Math.floor(clamped / 60000);
+      const seconds = Math.floor((clamped % 60000) / 1000);
+      const text = `${minutes}:${String(seconds).padStart(2, '0')}`;
+      if (clamped < 10000) return `${text}.${Math.floor((clamped % 1000) / 100)}`;
+      return text;
+    }
+
+    function renderClocks() {
+      const top = $('#clock-top');
+      const bottom = $('#clock-bottom');
+      if (!game || !clockState) {
+        top.textContent = '';
+        bottom.textContent = '';
+        return;
+      }
+      const now = performance.now();
+      for (const [element, color] of [[top, opposite(orientation)], [bottom, orientation]]) {
+        let ms = clockState[color + '_ms'];
+        const running = playing() && clockState.running === color;
+        if (running) ms -= now - clockState.at;
+        element.textContent = formatClock(ms);
+        element.classList.toggle('running', running);
+        element.classList.toggle('low', ms < 10000);
+      }
+    }
+    setInterval(renderClocks, 100);
+
+    // --- the state from the server ---
+
+    function applyGame(next) {
+      if (!next || !next.variant) return;
+      const first = game === null;
+      const changed = first || next.ply !== game.ply || (next.moves || []).length !== (game.moves || []).length;
+      game = next;
+      window.kradan.game = next;
+      window.kradan.updates += 1;
+      if (first) {
+        info = games[game.variant] || (String(game.variant).startsWith('alquerque') ? games.alquerque : games.makruk);
+        const mine = myColors();
+        orientation = mine.length === 1 ? mine[0] : 'white';
+      }
+      legal = (game.legal_moves || []).map(uci => parseMove(uci, info.family));
+      clockState = game.clock ? Object.assign({ at: performance.now() }, game.clock) : null;
+      if (changed) {
+        history = computeHistory();
+        viewPly = null;
+      }
+      if (!board) createBoard();
+      renderBoard();
+      renderMoves();
+      renderSide();
+    }
+
+    let socket = null;
+    let retry = 500;
+
+    function connect() {
+      const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+      socket = new WebSocket(`${scheme}//${window.location.host}/api/games/${encodeURIComponent(gameId)}/socket`);
+      socket.addEventListener('open', () => { retry = 500; });
+      socket.addEventListener('message', event => {
+        let message;
+        try {
+          message = JSON.parse(event.data);
+        } catch (error) {
+          return;
+        }
+        if (message.type === 'game') applyGame(message.game);
+        else if (message.type === 'error') showMessage(message.error);
+      });
+      socket.addEventListener('close', () => {
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 10000);
+      });
+    }
+
+    window.kradan.updates = 0;
+    window.kradan.sending = () => sending;
+    request('GET', `/api/games/${encodeURIComponent(gameId)}`)
+      .then(applyGame)
+      .catch(error => {
+        $('#status').textContent = error.status === 404 ? t('There is no such game.') : error.message;
+      });
+    connect();
+    $('#copy-fen').addEventListener('click', () => copyText($('#fen')));
+  }
+
+  // --- start ------------------------------------------------------------------------------------
+
+  window.kradan = { t };
+  function start() {
+    translatePage();
+    if (document.body.dataset.page === 'new') newGamePage();
+    else if (document.body.dataset.page === 'game') gamePage();
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
