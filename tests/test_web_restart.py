@@ -86,6 +86,29 @@ def test_a_takeback_survives_a_restart(tmp_path: Path) -> None:
         assert after["fen"] == before["fen"]
 
 
+def test_an_engine_to_move_thinks_again_after_a_restart(tmp_path: Path) -> None:
+    import sqlite3
+
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        created = create(client, opponent="human", clock="600+5")
+        game_id, white, black = created["id"], created["token"], created["invite"]
+        move(client, game_id, white, "e3e4")
+        move(client, game_id, black, "d6d5")
+        move(client, game_id, white, "e4d5")
+    # Black's seat becomes the engine's while the server is down, with Black to move
+    with sqlite3.connect(tmp_path / "games.db") as connection:
+        players = {"white": {"kind": "human"}, "black": {"kind": "engine", "level": 1}}
+        connection.execute(
+            "UPDATE games SET players = ?, black_token = NULL WHERE public_id = ?",
+            (json.dumps(players), game_id),
+        )
+    with serving(url) as client:
+        state = wait_for(lambda: (s := game(client, game_id))["ply"] == 4 and s, timeout=120)
+        assert state["players"]["black"] == "engine level 1" and state["turn"] == "white"
+        assert state["clock"]["running"] == "white"
+
+
 def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext

@@ -685,6 +685,8 @@ class Rooms:
         self.store = store
         self.pool = pool
         self.rooms: dict[str, Room] = {}
+        #: how many games are kept in memory before finished ones are forgotten
+        self.kept = 1000
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closed = False
@@ -751,6 +753,7 @@ class Rooms:
         )
         await self.store.create(row)
         room = Room(self, row, board)
+        self.trim()
         self.rooms[row.public_id] = room
         room.schedule()
         invite = other if spec.opponent == "human" else None
@@ -768,9 +771,19 @@ class Rooms:
                 if stored is None:
                     return None
                 room = self.rebuild(stored)
+                self.trim()
                 self.rooms[public_id] = room
                 room.schedule()
             return room
+
+    def trim(self) -> None:
+        """Forget finished games nobody watches once more than :attr:`kept` games are in
+        memory (they are loaded again when asked for)."""
+        if len(self.rooms) < self.kept:
+            return
+        for public_id, room in list(self.rooms.items()):
+            if not room.playing and not room.subscribers and not room.lock.locked():
+                del self.rooms[public_id]
 
     def rebuild(self, stored: StoredGame) -> Room:
         """A room from what the store holds: the moves and counts replayed in order, the draw
