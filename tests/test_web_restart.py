@@ -270,3 +270,28 @@ def test_serve_warns_off_loopback(
     output = capsys.readouterr()
     assert "warning" not in output.err and "http://127.0.0.1:8080/" in output.out
     assert main.main(["serve", "--port", "70000"]) == 2
+
+
+def test_serve_opens_the_browser_when_the_server_is_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import webbrowser
+
+    import uvicorn
+
+    from kradan.cli import main
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    port = free_port()
+
+    def serve_a_moment(app: Any, **options: Any) -> None:
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", options["port"]))
+            listener.listen()
+            wait_for(lambda: opened, timeout=30)
+
+    monkeypatch.setattr(uvicorn, "run", serve_a_moment)
+    db = database_url(tmp_path)
+    assert main.main(["serve", "--port", str(port), "--db", db, "--open"]) == 0
+    assert opened == [f"http://127.0.0.1:{port}/"]

@@ -57,6 +57,28 @@ def address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def open_when_up(url: str, host: str, port: int, wait: float = 30.0) -> None:
+    """Open ``url`` in the browser once the server accepts connections (in a thread)."""
+    import socket
+    import threading
+    import time
+    import webbrowser
+
+    target = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+
+    def opener() -> None:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((target, port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        webbrowser.open(url)
+
+    threading.Thread(target=opener, name="kradan-open", daemon=True).start()
+
+
 def run(args: argparse.Namespace) -> int:
     if missing_web_modules():
         print(INSTALL_HINT, file=sys.stderr)
@@ -77,11 +99,8 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
     if args.open:
-        import threading
-        import webbrowser
-
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    app = create_app(args.db)
+        open_when_up(url, args.host, args.port)
+    app = create_app(args.db, warm_engine=True)
     uvicorn.run(
         app,
         host=args.host,

@@ -18,11 +18,13 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 
-def create_app(database_url: str | None = None, *, engine_workers: int = 1) -> FastAPI:
+def create_app(
+    database_url: str | None = None, *, engine_workers: int = 1, warm_engine: bool = False
+) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
 
-    return make(database_url, engine_workers=engine_workers)
+    return make(database_url, engine_workers=engine_workers, warm_engine=warm_engine)
 
 
 __all__ = ["create_app"]

@@ -103,9 +103,15 @@ def accepts_draw(request: EngineRequest) -> bool:
     return value <= 50
 
 
-def warm(variant: str, level: int) -> bool:
-    """Load or compile the search for ``variant`` (runs in the worker)."""
-    _player(level, variant)
+def warm() -> bool:
+    """Load (or compile) the search of every game the engine plays, so that the first move
+    waits for nothing (runs in the worker)."""
+    from ..games import games
+
+    player = _player(10, "makruk")
+    for game in games():
+        if game.searcher is not None:
+            player.searchers.warm(game.new_board())
     return True
 
 
@@ -129,6 +135,11 @@ class EnginePool:
     async def choose_move(self, request: EngineRequest) -> str | None:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), choose_move, request)
+
+    async def warm(self) -> bool:
+        """Start the worker and load the searches now (``kradan serve`` does, at start)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), warm)
 
     async def accepts_draw(self, request: EngineRequest) -> bool:
         loop = asyncio.get_running_loop()

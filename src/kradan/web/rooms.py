@@ -692,7 +692,11 @@ class Rooms:
         self.closed = False
 
     def spawn(self, room: Room, work: Awaitable[Any]) -> asyncio.Task[Any]:
-        """Run ``work`` in the background, keeping a reference until it ends."""
+        """Run ``work`` for ``room`` in the background, keeping a reference until it ends."""
+        return self.spawn_task(f"game {room.public_id}", work)
+
+    def spawn_task(self, what: str, work: Awaitable[Any]) -> asyncio.Task[Any]:
+        """Run ``work`` in the background; its failure is logged as ``what`` failing."""
 
         async def guarded() -> None:
             try:
@@ -700,7 +704,7 @@ class Rooms:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("game %s: background work failed", room.public_id)
+                log.exception("%s: background work failed", what)
 
         task = asyncio.get_running_loop().create_task(guarded())
         self.tasks.add(task)

@@ -198,11 +198,13 @@ def _include_pages(app: FastAPI) -> None:
     app.include_router(pages.router)
 
 
-def create_app(database_url: str | None = None, *, engine_workers: int = 1) -> FastAPI:
+def create_app(
+    database_url: str | None = None, *, engine_workers: int = 1, warm_engine: bool = False
+) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
     user's data folder). The schema is upgraded and the games in progress resume when it
-    starts."""
+    starts; with ``warm_engine`` the engine's worker starts at once and loads its searches."""
     url = database_url or default_database_url()
 
     @asynccontextmanager
@@ -213,6 +215,8 @@ def create_app(database_url: str | None = None, *, engine_workers: int = 1) -> F
         rooms = Rooms(Store(engine), pool)
         app.state.rooms = rooms
         await rooms.resume()
+        if warm_engine:
+            rooms.spawn_task("warming the engine", pool.warm())
         try:
             yield
         finally:
