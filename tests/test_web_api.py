@@ -494,3 +494,20 @@ def test_finished_games_are_forgotten_and_loaded_again(client: TestClient) -> No
     assert first not in rooms.rooms
     assert game(client, first) == before
     assert client.get(f"/api/games/{first}/pgn").text.count("1. e4") == 1
+
+
+def test_a_bug_answers_500_with_the_guards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    from kradan.web import create_app
+    from kradan.web.rooms import Rooms
+
+    async def broken(self: Rooms, public_id: str) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Rooms, "get", broken)
+    app = create_app(database_url(tmp_path))
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        response = client.get("/api/games/AAAAAAAAAAAA")
+    assert response.status_code == 500 and response.json() == {"error": "internal server error"}
+    assert response.headers["content-security-policy"] == "default-src 'self'"

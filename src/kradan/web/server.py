@@ -170,6 +170,13 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+async def _server_error(request: Request, error: Exception) -> JSONResponse:
+    """A bug: logged; the answer has the same guards as every other."""
+    log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+    headers = {"content-security-policy": CSP, **SECURITY_HEADERS}
+    return JSONResponse({"error": "internal server error"}, status_code=500, headers=headers)
+
+
 def _docs_page(app: FastAPI) -> HTMLResponse:
     """Swagger UI for ``/docs``, with a policy that lets only its own script run inline."""
     page = get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title="kradan API")
@@ -235,6 +242,7 @@ def create_app(
     app.add_exception_handler(GameError, _game_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
 
