@@ -435,7 +435,11 @@ def test_random_moves_and_bodies_get_answers_not_crashes(tmp_path: Path) -> None
     from hypothesis import strategies as st
 
     json_values = st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(),
         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
         max_leaves=8,
     )
