@@ -270,6 +270,23 @@ def test_serve_warns_off_loopback(
     output = capsys.readouterr()
     assert "warning" not in output.err and "http://127.0.0.1:8080/" in output.out
     assert main.main(["serve", "--port", "70000"]) == 2
+    for bad in ("nonsense://x", "mysql+pymysql://h/db", str(tmp_path)):
+        assert main.main(["serve", "--db", bad]) == 2
+        assert "--db" in capsys.readouterr().err
+    assert main.main(["serve", "--db", str(tmp_path / "plain.db")]) == 0
+    assert calls[-1]["host"] == "127.0.0.1"
+
+
+def test_database_urls() -> None:
+    from kradan.web.storage import database_url
+
+    assert database_url("/tmp/a.db") == "sqlite+aiosqlite:////tmp/a.db"
+    assert database_url("sqlite:////tmp/a.db") == "sqlite+aiosqlite:////tmp/a.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert database_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"
+    for bad in ("", "postgresql+psycopg2://u@h/db", "what://x", "sqlite+pysqlite:///a.db"):
+        with pytest.raises(ValueError, match="database"):
+            database_url(bad)
 
 
 def test_serve_opens_the_browser_when_the_server_is_up(

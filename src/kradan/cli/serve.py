@@ -30,8 +30,8 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--db",
         metavar="URL",
-        help="database URL: sqlite+aiosqlite:///PATH or postgresql+asyncpg://... "
-        "(default: games.db in your data folder)",
+        help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
+        "postgresql+asyncpg://... (default: games.db in your data folder)",
     )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
@@ -89,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..web import create_app
+    from ..web.storage import database_url
 
+    if args.db is not None:
+        try:
+            args.db = database_url(args.db)
+        except ValueError as error:
+            print(f"kradan: error: --db: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     url = address(args.host, args.port)
     if not is_loopback(args.host):
         print(

@@ -26,6 +26,7 @@ from .api import MAX_BODY, router
 from .engine import EnginePool
 from .rooms import GameError, Rooms
 from .storage import Store, default_database_url, make_engine, migrate
+from .storage import database_url as normalise_url
 
 log = logging.getLogger("kradan.web")
 
@@ -212,7 +213,7 @@ def create_app(
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
     user's data folder). The schema is upgraded and the games in progress resume when it
     starts; with ``warm_engine`` the engine's worker starts at once and loads its searches."""
-    url = database_url or default_database_url()
+    url = normalise_url(database_url) if database_url else default_database_url()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

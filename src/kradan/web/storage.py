@@ -59,6 +59,41 @@ def default_database_url() -> str:
     return f"sqlite+aiosqlite:///{folder / 'games.db'}"
 
 
+#: the async driver of each database kradan knows, for URLs that name none
+ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
+                 "postgres": "postgresql+asyncpg"}  # fmt: skip
+
+
+def database_url(text: str) -> str:
+    """The database URL for what a user wrote: a file path is an SQLite file;
+    ``sqlite:///`` and ``postgresql://`` get their async drivers (aiosqlite, asyncpg).
+
+    :raises ValueError: for a URL SQLAlchemy cannot read or one with a driver that is not
+        async, quoting it.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    text = text.strip()
+    if "://" not in text:
+        path = Path(text).expanduser()
+        if not text or path.is_dir():
+            raise ValueError(f"database {text!r}: expected a file or a URL")
+        return f"sqlite+aiosqlite:///{path.resolve()}"
+    scheme, rest = text.split("://", 1)
+    text = f"{ASYNC_DRIVERS.get(scheme, scheme)}://{rest}"
+    try:
+        dialect = make_url(text).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+        raise ValueError(f"database URL {text!r}: {error}") from None
+    if not getattr(dialect, "is_async", False):
+        raise ValueError(
+            f"database URL {text!r}: kradan needs an async driver "
+            "(sqlite+aiosqlite:///PATH or postgresql+asyncpg://...)"
+        )
+    return text
+
+
 def utcnow() -> datetime:
     """The time now in UTC, without a zone (as every backend stores it)."""
     return datetime.now(UTC).replace(tzinfo=None)
@@ -331,6 +366,7 @@ __all__ = [
     "MoveRow",
     "Store",
     "StoredGame",
+    "database_url",
     "default_database_url",
     "make_engine",
     "migrate",
