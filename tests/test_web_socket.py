@@ -4,6 +4,7 @@ clocks that flag."""
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -185,7 +186,14 @@ def test_the_clock_runs_with_increment_and_flags(client: TestClient) -> None:
         f"/api/games/{game_id}/moves", json={"move": "c6d5"}, headers=bearer(black)
     )
     assert response.status_code == 409
-    assert '[Termination "time forfeit"]' in client.get(f"/api/games/{game_id}/pgn").text
+    text = client.get(f"/api/games/{game_id}/pgn").text
+    assert '[Termination "time forfeit"]' in text and '[TimeControl "1+1"]' in text
+    assert "1. e4 {[%clk 0:00:01.0]} 1... d5 {[%clk 0:00:01.0]} 2. exd5 {[%clk 0:00:0" in text
+
+    from kradan import pgn
+
+    clocks = [node.clock() for node in pgn.read_game(io.StringIO(text)).mainline()]
+    assert clocks[:2] == [1.0, 1.0] and 1.5 < clocks[2] <= 2.0
 
 
 def test_a_flag_against_a_lone_king_draws(client: TestClient) -> None:

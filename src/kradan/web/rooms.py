@@ -297,7 +297,9 @@ class Room:
         raise GameError(403, f"the token is not a seat of game {self.public_id!r}")
 
     def pgn(self) -> str:
-        from ..pgn import game_text
+        """The game as PGN: ``[Variant]``, ``[VariantOptions]``, ``[Result]``,
+        ``[Termination]``, and with a clock ``[TimeControl]`` and each mover's ``[%clk]``."""
+        from ..pgn import Game as PgnGame
 
         headers = {
             "Event": "kradan serve",
@@ -313,7 +315,15 @@ class Room:
         if self.row.clock:
             base, increment = self.row.clock["base_ms"], self.row.clock["increment_ms"]
             headers["TimeControl"] = f"{base // 1000}+{increment // 1000}"
-        return game_text(self.board, headers)
+        record = PgnGame.from_board(self.board, headers)
+        if self.clock is not None:
+            mover = _start_turn(self)
+            for node, clocks in zip(record.mainline(), self.move_clocks, strict=False):
+                left = clocks[0] if mover else clocks[1]
+                if left is not None:
+                    node.comment = _clock_comment(left)
+                mover = not mover
+        return str(record) + "\n"
 
     # --- changes ------------------------------------------------------------------------------
 
@@ -669,6 +679,13 @@ def _can(board: Any, change: Callable[[], Any]) -> bool:
         return False
     board.pop()
     return True
+
+
+def _clock_comment(ms: int) -> str:
+    seconds = max(0, ms) / 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"[%clk {int(hours)}:{int(minutes):02d}:{seconds:04.1f}]"
 
 
 def _pgn_name(player: Player) -> str:
