@@ -271,6 +271,21 @@ def test_sittuyin_drop(page: Page, server: str) -> None:
     screenshot(page, "sittuyin")
 
 
+def test_sittuyin_promotion_in_place(page: Page, server: str) -> None:
+    # a second click on the pawn on e5 (a long diagonal, in Black's half) promotes it there
+    new_game(page, server, "sittuyin", fen="r3k3/8/8/4P3/8/8/8/R3K3[] w - - 0 1")
+    expect(page.locator("#pocket-bottom")).to_be_hidden()  # the setup is over
+    click_square(page, "e5")
+    dests = page.evaluate("window.kradan.board.state.movable.dests.get('e5')")
+    assert "e5" in dests  # promotion in place is offered on the pawn's own square
+    click_square(page, "e5")
+    expect(page.locator("#chooser")).to_be_visible()
+    page.click("#chooser button.piece-choice")
+    wait_until(page, "window.kradan.game.ply >= 1")
+    assert game(page)["moves"] == ["e5e5f"]
+    assert piece_on(page, "e5") == {"role": "f-piece", "color": "white", "promoted": True}
+
+
 def test_alquerque_capture(page: Page, server: str) -> None:
     new_game(page, server, "alquerque")
     expect(page.locator("#board cg-board piece")).to_have_count(24)

@@ -67,7 +67,8 @@ def _stone(king: bool, side: str) -> str:
     return (
         _SVG_OPEN.format(w=100, h=100)
         + f"<defs>{definition}</defs>"
-        + f'<use xlink:href="#{ident}" transform="translate(5 5) scale(0.9)"/></svg>\n'
+        # a stone 60 % of its square wide, as kradan.svg draws Alquerque: the lines stay visible
+        + f'<use xlink:href="#{ident}" transform="translate(16 16) scale(0.68)"/></svg>\n'
     )
 
 

@@ -565,6 +565,14 @@
       entered = [];
       $('#finish-chain').hidden = true;
       hideChooser();
+      if (info.pocket) {
+        // the pockets are shown while the setup lasts, that is while a piece is still in hand
+        const position = readPosition(viewPly !== null && history ? history.positions[viewPly] : game.fen, 8, 8);
+        const inHand = position.pockets
+          ? Object.values(position.pockets.white).concat(Object.values(position.pockets.black)).some(n => n > 0)
+          : false;
+        column.classList.toggle('pockets-empty', !inHand);
+      }
       if (viewPly !== null && history) {
         board.set({
           fen: history.positions[viewPly],
