@@ -229,6 +229,15 @@ def test_makruk_move_against_the_engine(page: Page, server: str) -> None:
     )
     page.click("#nav-last")
     screenshot(page, "makruk")
+    # take back the engine's reply and the move
+    page.click('[data-action="takeback"]')
+    wait_until(page, "window.kradan.game.ply === 0")
+    expect(page.locator("#board cg-board piece")).to_have_count(32)
+    # the picture of the position, as kradan.svg draws it
+    picture = page.request.get(server + (page.locator("#download-svg").get_attribute("href") or ""))
+    assert picture.ok and picture.text().startswith("<svg")
+    pgn = page.request.get(server + (page.locator("#download-pgn").get_attribute("href") or ""))
+    assert pgn.ok and '[Variant "makruk"]' in pgn.text()
 
 
 def test_makruk_promotion(page: Page, server: str) -> None:
@@ -334,3 +343,8 @@ def test_same_screen_game(page: Page, server: str) -> None:
     screenshot(page, "karouk")
     page.click("#labels")
     page.click("#flip")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')  # White, to move, resigns
+    wait_until(page, "window.kradan.game.status === 'ended'")
+    assert game(page)["result"] == "0-1"
+    expect(page.locator("#status")).to_contain_text("0-1")
