@@ -247,6 +247,25 @@ def test_makruk_promotion(page: Page, server: str) -> None:
     assert piece_on(page, "c6") == {"role": "m-piece", "color": "white", "promoted": True}
 
 
+def test_declared_counting(page: Page, server: str) -> None:
+    page.goto(server + "/")
+    page.select_option("#variant", "makruk")
+    page.click(".rule-options summary")
+    page.select_option('fieldset.rules[data-variant="makruk"] [data-option="counting"]', "declared")
+    page.check('input[name="opponent"][value="here"]')
+    page.fill("#start-fen", "8/8/4k3/8/1r6/8/8/R2K1N1R w - - 0 40")
+    page.click("#start")
+    page.wait_for_url("**/games/*")
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    assert game(page)["options"] == {"counting": "declared"}
+    expect(page.locator("#counting")).to_be_hidden()
+    page.click('[data-action="declare_count"]')
+    wait_until(page, "window.kradan.game.counting !== null")
+    expect(page.locator("#counting")).to_contain_text("board's honour")
+    play(page, "a1a4")
+    expect(page.locator("#counting")).to_be_visible()  # the count stays on screen
+
+
 def test_ouk_king_leap(page: Page, server: str) -> None:
     new_game(page, server, "cambodian")
     click_square(page, "d1")
@@ -325,6 +344,33 @@ def test_alquerque_chain_capture_point_by_point(page: Page, server: str) -> None
     click_square(page, "c5", 5, 5)
     wait_until(page, "window.kradan.game.ply >= 1")
     assert game(page)["moves"] == ["a1c3c5"]
+
+
+def test_a_game_by_invitation(
+    page: Page, server: str, browser: Any, browser_context_args: dict[str, Any]
+) -> None:
+    page.goto(server + "/")
+    page.select_option("#variant", "makruk")
+    page.check('input[name="opponent"][value="invite"]')
+    page.click("#start")
+    expect(page.locator("#invitation")).to_be_visible()
+    link = page.input_value("#invite-link")
+    assert "/join/" in link and "?seat=" in link
+    page.click("#go-to-game")
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    friend = browser.new_context(**browser_context_args).new_page()
+    try:
+        friend.goto(link)  # sets the friend's seat cookie, then shows the board
+        friend.wait_for_url("**/games/*")
+        wait_until(friend, "window.kradan.board && window.kradan.game")
+        assert friend.evaluate("window.kradan.board.state.orientation") == "black"
+        play(page, "e3e4")
+        wait_until(friend, "window.kradan.game.ply >= 1")  # over the websocket
+        play(friend, "d6d5")
+        wait_until(page, "window.kradan.game.ply >= 2")
+        assert game(page)["moves"] == ["e3e4", "d6d5"]
+    finally:
+        friend.context.close()
 
 
 def test_same_screen_game(page: Page, server: str) -> None:

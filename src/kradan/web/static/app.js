@@ -177,8 +177,10 @@
           saveSeat(made.id, opposite(made.color), made.invite);
           window.location.assign(boardUrl);
         } else if (opponent === 'invite' && made.invite) {
+          // the fragment survives the join page's redirect and tells the board which side the
+          // friend plays (the seat cookie proves it; the page cannot read the cookie)
           const link = `${window.location.origin}/join/${encodeURIComponent(made.id)}` +
-            `?seat=${encodeURIComponent(made.invite)}`;
+            `?seat=${encodeURIComponent(made.invite)}#as-${opposite(made.color)}`;
           $('#invite-link').value = link;
           $('#go-to-game').href = boardUrl;
           $('#invitation').hidden = false;
@@ -450,6 +452,12 @@
     let messageTimer = null;
     let sending = false;
     const refused = new Set(); // colours the server said are not ours
+    const joined = /^#as-(white|black)$/.exec(window.location.hash);
+    if (joined) {
+      // arrived by an invitation link: the seat cookie holds the token, this notes the side
+      saveSeat(gameId, joined[1], '');
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    }
     const seats = () => seatsOf(gameId);
 
     // The colours this browser may move: the seats it holds tokens for, the seat the server
