@@ -266,6 +266,34 @@ def test_declared_counting(page: Page, server: str) -> None:
     expect(page.locator("#counting")).to_be_visible()  # the count stays on screen
 
 
+def test_makruk_sutra_in_two_steps(page: Page, server: str) -> None:
+    # the met sutra: the pawn in front of the met steps forward, then the met takes its square
+    page.goto(server + "/")
+    page.select_option("#variant", "makruk")
+    page.click(".rule-options summary")
+    page.check('fieldset.rules[data-variant="makruk"] [data-option="sut_met"]')
+    page.check('input[name="opponent"][value="here"]')
+    page.click("#start")
+    page.wait_for_url("**/games/*")
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    click_square(page, "e3")
+    click_square(page, "e4")
+    expect(page.locator("#finish-chain")).to_be_visible()  # e3e4 alone is a move too
+    click_square(page, "e3")  # the met, picked up already, goes on to e3
+    wait_until(page, "window.kradan.game.ply >= 1")
+    assert game(page)["moves"] == ["e3e4,e1e3"]
+    # Black's d-pawn stands in front of its met: the sutra is offered, and declined
+    click_square(page, "d6")
+    click_square(page, "d5")
+    page.click("#finish-chain")
+    wait_until(page, "window.kradan.game.ply >= 2")
+    assert game(page)["moves"] == ["e3e4,e1e3", "d6d5"]
+    page.locator('#moves .move[data-ply="1"]').click()  # back to the position after the sutra
+    assert page.evaluate("window.kradan.board.getFen()") == (
+        "rnsmksnr/8/pppppppp/8/4P3/PPPPMPPP/8/RNSK1SNR"
+    )
+
+
 def test_ouk_king_leap(page: Page, server: str) -> None:
     new_game(page, server, "cambodian")
     click_square(page, "d1")
