@@ -215,6 +215,17 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     assert client.get("/join/AAAAAAAAAAAA?seat=x", follow_redirects=False).status_code == 404
 
 
+def test_a_game_read_with_a_seat_names_that_seat(client: TestClient) -> None:
+    game_id, white, black = two_humans(client)
+    assert game(client, game_id)["seat"] is None  # a spectator
+    url = f"/api/games/{game_id}"
+    assert client.get(url, headers=bearer(white)).json()["seat"] == "white"
+    assert client.get(url, headers=bearer(black)).json()["seat"] == "black"
+    assert client.get(url, headers=bearer("nonsense")).json()["seat"] is None
+    client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+    assert client.get(url).json()["seat"] == "black"  # the invitation's cookie
+
+
 def test_every_response_has_the_content_security_policy(client: TestClient) -> None:
     created = create(client)
     responses = [

@@ -18,7 +18,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
-from .rooms import GameError, NewGame, Room, Rooms, players_text
+from .rooms import COLORS, GameError, NewGame, Room, Rooms, players_text
 
 #: the largest request body and websocket message, in bytes
 MAX_BODY = 4096
@@ -128,6 +128,9 @@ class GameView(BaseModel):
     clock: ClockView | None
     legal_moves: list[str]
     check: str | None
+    seat: Literal["white", "black"] | None = Field(
+        default=None, description="the side whose seat the request holds (GET only)"
+    )
     counting: CountingView | None
     can_declare_count: bool
     can_stop_count: bool
@@ -274,7 +277,16 @@ async def all_games_pgn(request: Request) -> PlainTextResponse:
     summary="A game",
 )
 async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
-    return (await room_of(request, game_id)).state()
+    """The game as everyone sees it, and ``seat``: the side the request's token or cookie
+    holds (``null`` for a spectator)."""
+    room = await room_of(request, game_id)
+    state = room.state()
+    token = seat_token(request, game_id)
+    try:
+        state["seat"] = COLORS[room.seat_of(token)] if token else None
+    except GameError:
+        state["seat"] = None
+    return state
 
 
 @router.get(
