@@ -72,7 +72,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
     assert set(state) == {
         "id", "variant", "title", "options", "start_fen", "fen", "moves", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check",
-        "counting", "can_declare_count", "can_stop_count", "draw_offer", "ply",
+        "counting", "can_declare_count", "can_stop_count", "draw_offer", "ply", "seat",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
     assert state["options"] == {"counting": "declared"}
@@ -203,7 +203,9 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     assert response.status_code == 303 and response.headers["location"] == f"/games/{game_id}"
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"kradan_seat_{game_id}={black}") and "HttpOnly" in cookie
-    assert without_clock(game(client, game_id)) == without_clock(before)
+    after = game(client, game_id)
+    assert (before.pop("seat"), after.pop("seat")) == (None, "black")  # the reader's seat only
+    assert without_clock(after) == without_clock(before)
     move(client, game_id, white, "e3e4")
     response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})
     assert response.status_code == 200 and response.json()["ply"] == 2

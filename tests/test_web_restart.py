@@ -15,6 +15,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +144,10 @@ def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
         await app_engine.dispose()
         return found
 
-    assert asyncio.run(pragma_of_the_app()) == [2, 1, storage.BUSY_TIMEOUT_MS]
+    # a thread of its own: Playwright's sync API may hold an event loop in this one
+    with ThreadPoolExecutor(1) as thread:
+        found = thread.submit(asyncio.run, pragma_of_the_app()).result()
+    assert found == [2, 1, storage.BUSY_TIMEOUT_MS]
 
 
 # --- a real server, killed -----------------------------------------------------------------------
