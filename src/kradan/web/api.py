@@ -18,7 +18,9 @@ from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
-from .rooms import COLORS, GameError, NewGame, Room, Rooms, players_text
+from .model import COLORS, GameError, NewGame, players_text
+from .room import Room
+from .rooms import Rooms
 
 #: the largest request body and websocket message, in bytes
 MAX_BODY = 4096

@@ -24,7 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from .api import MAX_BODY, router
 from .engine import EnginePool
-from .rooms import GameError, Rooms
+from .model import GameError
+from .rooms import Rooms
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
 

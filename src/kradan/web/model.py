@@ -1,0 +1,180 @@
+"""The small values of ``kradan serve``: the errors it answers with, seat tokens and game ids,
+clocks, rule options as JSON, players, and what a new game asks for."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..games import Game
+
+COLORS = {True: "white", False: "black"}
+#: what every action is called in the API
+ACTIONS = (
+    "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "takeback",
+    "declare_count", "stop_count",
+)  # fmt: skip
+COUNT_EVENTS = ("count_declare", "count_stop")
+#: the termination of a game lost on time, and of one drawn because the winner could not mate
+TIME_FORFEIT = "time forfeit"
+TIMEOUT_DRAW = "timeout vs insufficient material"
+
+
+class GameError(Exception):
+    """A request the game refuses: ``status`` is the HTTP status, the message quotes it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# --- seats -------------------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    """A seat token: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_public_id() -> str:
+    """A game's id in URLs: 12 URL-safe characters (72 random bits)."""
+    return secrets.token_urlsafe(9)
+
+
+# --- clocks ------------------------------------------------------------------------------------
+
+
+def parse_clock(text: str) -> tuple[int, int]:
+    """``"300+2"`` (seconds and increment in seconds) as milliseconds.
+
+    :raises GameError: for text that is not such a clock.
+    """
+    base, sep, increment = text.partition("+")
+    if not sep or not base.isdigit() or not increment.isdigit() or len(text) > 12:
+        raise GameError(400, f"bad clock {text!r}: expected seconds+increment, e.g. '300+2'")
+    base_s, increment_s = int(base), int(increment)
+    if not 1 <= base_s <= 36000 or increment_s > 600:
+        raise GameError(
+            400, f"bad clock {text!r}: 1 to 36000 seconds, an increment of 0 to 600 seconds"
+        )
+    return base_s * 1000, increment_s * 1000
+
+
+class Clock:
+    """Both sides' time. The side to move's clock runs from ``since`` (``time.monotonic``)."""
+
+    def __init__(self, base_ms: int, increment_ms: int) -> None:
+        self.base_ms = base_ms
+        self.increment_ms = increment_ms
+        self.ms = {True: base_ms, False: base_ms}
+        self.running: bool | None = None
+        self.since = time.monotonic()
+
+    def left(self, color: bool, now: float | None = None) -> int:
+        """``color``'s time in milliseconds, counting the running turn."""
+        ms = self.ms[color]
+        if self.running is color:
+            ms -= int(((time.monotonic() if now is None else now) - self.since) * 1000)
+        return ms
+
+    def view(self) -> dict[str, Any]:
+        now = time.monotonic()
+        return {
+            "white_ms": max(0, self.left(True, now)),
+            "black_ms": max(0, self.left(False, now)),
+            "increment_ms": self.increment_ms,
+            "running": None if self.running is None else COLORS[self.running],
+        }
+
+
+# --- options as JSON ---------------------------------------------------------------------------
+
+
+def json_value(value: object) -> Any:
+    """A rule option's value as JSON (enums by value, selections as lists)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def changed_options(game: Game, board: Any) -> dict[str, Any]:
+    """The board's rule options that differ from its game's defaults, as JSON values."""
+    defaults = game.option_defaults()
+    return {
+        name: json_value(getattr(board.variant, name))
+        for name, default in defaults.items()
+        if getattr(board.variant, name) != default
+    }
+
+
+# --- a game's players --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Player:
+    kind: str  # "human" or "engine"
+    level: int = 0
+
+    def text(self) -> str:
+        return "human" if self.kind == "human" else f"engine level {self.level}"
+
+    def as_json(self) -> dict[str, Any]:
+        if self.kind == "human":
+            return {"kind": "human"}
+        return {"kind": "engine", "level": self.level}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Player:
+        if isinstance(data, dict) and data.get("kind") == "engine":
+            return cls("engine", int(data.get("level", 10)))
+        return cls("human")
+
+
+def players_text(players: dict[str, Any]) -> dict[str, str]:
+    """``{"white": "human", "black": "engine level 10"}`` from a stored ``players`` column."""
+    return {side: Player.from_json(players.get(side)).text() for side in ("white", "black")}
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What ``POST /api/games`` asks for (already checked for types)."""
+
+    variant: str = "makruk"
+    options: dict[str, Any] | None = None
+    opponent: str = "engine"
+    level: int = 10
+    color: str = "white"
+    clock: str | None = None
+    fen: str | None = None
+
+
+__all__ = [
+    "ACTIONS",
+    "COLORS",
+    "COUNT_EVENTS",
+    "TIMEOUT_DRAW",
+    "TIME_FORFEIT",
+    "Clock",
+    "GameError",
+    "NewGame",
+    "Player",
+    "changed_options",
+    "json_value",
+    "new_public_id",
+    "new_token",
+    "parse_clock",
+    "players_text",
+    "token_hash",
+]
