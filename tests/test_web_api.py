@@ -528,3 +528,20 @@ def test_a_bug_answers_500_with_the_guards(tmp_path: Path, monkeypatch: pytest.M
         response = client.get("/api/games/AAAAAAAAAAAA")
     assert response.status_code == 500 and response.json() == {"error": "internal server error"}
     assert response.headers["content-security-policy"] == "default-src 'self'"
+
+
+def test_the_new_game_page_offers_makruk_first_and_skips_games_it_cannot_draw(
+    client: TestClient,
+) -> None:
+    from kradan import games as registry
+
+    from .test_games import TOY
+
+    page = client.get("/").text
+    assert '<option value="makruk" selected>Makruk</option>' in page
+    registry.register(TOY)  # a game registered from outside has no browser board yet
+    try:
+        page = client.get("/").text
+        assert "Tic-tac-toe" not in page and "Alquerque (R.C. Bell)" in page
+    finally:
+        registry.unregister(TOY.name)

@@ -40,6 +40,8 @@ from ..variants import GateRule, SetupRule, Variant
 from . import assets
 
 router = APIRouter()
+#: the game the new-game page offers first
+DEFAULT_GAME = "makruk"
 
 #: what ``/static/`` serves, by suffix
 MEDIA_TYPES = {
@@ -77,9 +79,10 @@ def template(name: str) -> Template:
 # --- what the client needs to know of each game --------------------------------------------------
 
 
-def describe(game: Game) -> dict[str, Any]:
+def describe(game: Game) -> dict[str, Any] | None:
     """What the board needs to know of ``game``: its family (``chess`` or ``alquerque``), its
-    board picture, its size, chessgroundx's premove rules, the pocket and the promoted piece."""
+    board picture, its size, chessgroundx's premove rules, the pocket and the promoted piece;
+    ``None`` for a game the browser board cannot draw yet (one registered from outside)."""
     rules = game.rules
     if isinstance(rules, AlquerqueVariant):
         return {
@@ -93,7 +96,8 @@ def describe(game: Game) -> dict[str, Any]:
             "promoted": None,
             "kings": [],
         }
-    assert isinstance(rules, Variant)
+    if not isinstance(rules, Variant):
+        return None
     sittuyin = FERZ in rules.piece_types
     if sittuyin:
         premove = "sittuyin"
@@ -119,10 +123,14 @@ def describe(game: Game) -> dict[str, Any]:
     }
 
 
-@cache
+def drawable_games() -> list[Game]:
+    """The registered games the browser board can draw, in the registry's order."""
+    return [game for game in map(find_game, game_names()) if describe(game) is not None]
+
+
 def descriptions_json() -> str:
-    """:func:`describe` of every registered game, as JSON."""
-    return json.dumps({name: describe(find_game(name)) for name in game_names()})
+    """:func:`describe` of every game the board can draw, as JSON."""
+    return json.dumps({game.name: describe(game) for game in drawable_games()})
 
 
 # --- the new-game page ------------------------------------------------------------------------
@@ -202,13 +210,13 @@ def rule_options(game: Game) -> str:
     )
 
 
-@cache
 def new_game_html() -> str:
-    """The new-game page."""
-    names = game_names()
-    games = [find_game(name) for name in names]
+    """The new-game page, with Makruk chosen (made anew: a game may be registered later)."""
+    games = drawable_games()
     choices = "".join(
-        f'<option value="{escape(game.name)}">{escape(game.title)}</option>' for game in games
+        f'<option value="{escape(game.name)}"{" selected" * (game.name == DEFAULT_GAME)}>'
+        f"{escape(game.title)}</option>"
+        for game in games
     )
     return template("new.html").substitute(
         games_json=escape(descriptions_json()),
