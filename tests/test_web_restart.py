@@ -193,6 +193,28 @@ def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     return process
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process has gone
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path) -> None:
     db = database_url(tmp_path)
     port = free_port()
@@ -222,10 +244,13 @@ def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path) -> None:
         thread = threading.Thread(target=player)
         thread.start()
         wait_for(lambda: len(acknowledged) >= 6, timeout=60, step=0.01)
+        workers = wait_for(lambda: children(process.pid), timeout=60)  # the engine's worker
         process.send_signal(signal.SIGKILL)
         process.wait(10)
         stop.set()
         thread.join(20)
+        # the engine's worker leaves with the server, even a killed one
+        wait_for(lambda: not any(alive(pid) for pid in workers), timeout=20)
     finally:
         if process.poll() is None:
             process.kill()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -115,6 +118,21 @@ def warm() -> bool:
     return True
 
 
+def exit_with_parent() -> None:
+    """Worker initializer: end the worker when the server's process ends, even when it is killed
+    (SIGKILL): a pool's worker would otherwise wait for work forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="kradan-exit-with-parent", daemon=True).start()
+
+
 # --- in the server -----------------------------------------------------------------------------
 
 
@@ -128,7 +146,9 @@ class EnginePool:
     def _pool(self) -> ProcessPoolExecutor:
         if self.executor is None:
             self.executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
             )
         return self.executor
 
