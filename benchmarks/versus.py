@@ -6,7 +6,8 @@ print their tables merged: cells that agree once, cells that differ as ``before 
 
 The earlier revision is checked out into a temporary git worktree and imported from there
 (``PYTHONPATH``), each with its own numba cache; a first, unreported round of each compiles
-or loads the kernels. Use it to show that a change keeps the counts and the speed.
+or loads the kernels, and the rounds alternate which of the two runs first. Use it to show
+that a change keeps the counts and the speed.
 """
 
 from __future__ import annotations
@@ -68,9 +69,15 @@ def main() -> None:
             for tree in (base, ROOT):
                 run_benchmark(tree, known.script, rest)  # compile or load the kernels
             for number in range(1, known.rounds + 1):
-                before = run_benchmark(base, known.script, rest)
-                after = run_benchmark(ROOT, known.script, rest)
-                print(f"## round {number}: {known.revision} -> working tree\n")
+                # alternate which runs first, so that a drift of the machine favours neither
+                if number % 2:
+                    before = run_benchmark(base, known.script, rest)
+                    after = run_benchmark(ROOT, known.script, rest)
+                else:
+                    after = run_benchmark(ROOT, known.script, rest)
+                    before = run_benchmark(base, known.script, rest)
+                first = known.revision if number % 2 else "the working tree"
+                print(f"## round {number}: {known.revision} -> working tree ({first} ran first)\n")
                 print(merge(before, after))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
