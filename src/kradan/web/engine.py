@@ -10,6 +10,7 @@ import asyncio
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -128,7 +129,7 @@ def exit_with_parent() -> None:
 
     def watch() -> None:
         multiprocessing.connection.wait([sentinel])
-        os._exit(0)
+        os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=watch, name="kradan-exit-with-parent", daemon=True).start()
 
