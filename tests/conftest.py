@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
@@ -28,3 +31,33 @@ def spec_positions(variant: str | None = None) -> list[dict[str, Any]]:
 def row_id(row: dict[str, Any]) -> str:
     """A short test id for a reference row."""
     return str(row.get("id") or row["fen"])
+
+
+# --- the browser tests' server and Chromium (tests/browser_support.py has the rest) ------------
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a real ``kradan serve`` on a temporary database, shared by every browser test."""
+    from tests.browser_support import free_port, start_server, stop_server
+
+    database = tmp_path_factory.mktemp("web") / "games.db"
+    port = free_port()
+    process = start_server(
+        f"sqlite+aiosqlite:///{database}", port, tmp_path_factory.getbasetemp() / "server.log"
+    )
+    yield f"http://127.0.0.1:{port}"
+    stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, launched with its path and nothing else."""
+    from tests.browser_support import CHROMIUM
+
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1100, "height": 820}}

@@ -1,197 +1,27 @@
-"""The board in the browser (issue 12): ``kradan serve`` in a subprocess on 127.0.0.1 with a
-temporary database, driven through Debian's Chromium by Playwright.
-
-Chromium is launched with ``executable_path`` and nothing else (``playwright install`` is never
-run). Moves are played by clicking square centres with ``page.mouse``: chessgroundx has no
-element per square and ignores synthetic events. The tests skip, saying why, when Chromium,
-Playwright or the server is missing.
+"""The board in the browser (issue 12), with real clicks in Debian's Chromium. The server, the
+launch arguments and the helpers are in ``tests/conftest.py`` and ``tests/browser_support.py``.
 
 With ``KRADAN_WEB_SCREENSHOTS=1`` each game's page is also saved as ``docs/images/web-<game>.png``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.browser_support import (
+    Page,
+    click_square,
+    expect,
+    game,
+    needs_browser,
+    new_game,
+    piece_on,
+    play,
+    screenshot,
+    wait_until,
+)
 
-CHROMIUM = os.environ.get("KRADAN_CHROMIUM", "/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parent.parent
-IMAGES = ROOT / "docs" / "images"
-
-
-def _missing() -> str | None:
-    """Why the browser tests cannot run here, or None."""
-    if importlib.util.find_spec("playwright") is None:
-        return "playwright is not installed (pip install -e '.[dev]')"
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium fonts-noto-core)"
-    for module in ("uvicorn", "kradan.web.server"):
-        try:
-            found = importlib.util.find_spec(module)
-        except ImportError:
-            found = None
-        if found is None:
-            return f"{module} is missing: the server of kradan serve is not there yet"
-    return None
-
-
-MISSING = _missing()
-if MISSING:
-    print(f"\ntest_web_browser: skipped: {MISSING}", file=sys.stderr)
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
-
-if MISSING is None:
-    from playwright.sync_api import Page, expect
-else:  # pragma: no cover - the module is skipped
-    Page = Any
-
-SERVER = """
-import sys, uvicorn
-from kradan.web.server import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a real ``kradan serve`` on a temporary database."""
-    database = tmp_path_factory.mktemp("web") / "games.db"
-    port = _free_port()
-    log = (tmp_path_factory.getbasetemp() / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-c", SERVER, f"sqlite+aiosqlite:///{database}", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/games", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            log.close()
-            text = (tmp_path_factory.getbasetemp() / "server.log").read_text()
-            pytest.fail(f"the server did not start:\n{text[-3000:]}")
-        time.sleep(0.2)
-    yield url
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium, launched with its path and nothing else."""
-    return {**browser_type_launch_args, "executable_path": CHROMIUM}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1100, "height": 820}}
-
-
-# --- helpers ----------------------------------------------------------------------------------
-
-
-def new_game(
-    page: Page,
-    server: str,
-    variant: str,
-    opponent: str = "here",
-    *,
-    fen: str | None = None,
-    level: int | None = None,
-) -> str:
-    """Start a game from the new-game page; returns its id once its board is shown."""
-    page.goto(server + "/")
-    page.select_option("#variant", variant)
-    page.check(f'input[name="opponent"][value="{opponent}"]')
-    if level is not None:  # a range input: set, not typed
-        page.eval_on_selector("#level", f"el => {{ el.value = '{level}'; }}")
-    if fen is not None:
-        page.fill("#start-fen", fen)
-    page.click("#start")
-    page.wait_for_url("**/games/*")
-    wait_until(page, "window.kradan.board && window.kradan.game")
-    page.evaluate("window.kradan.board.set({animation: {enabled: false}})")
-    return page.url.rsplit("/", 1)[1]
-
-
-def wait_until(page: Page, condition: str, timeout: float = 20_000) -> None:
-    script = f"() => {{ try {{ return Boolean({condition}); }} catch (e) {{ return false; }} }}"
-    page.wait_for_function(script, timeout=timeout)
-
-
-def game(page: Page) -> dict[str, Any]:
-    state: dict[str, Any] = page.evaluate("window.kradan.game")
-    return state
-
-
-def click_square(page: Page, key: str, width: int = 8, height: int = 8) -> None:
-    """Click the centre of ``key`` on the board (White at the bottom unless flipped)."""
-    box = page.locator("#board cg-board").bounding_box()
-    assert box is not None
-    file, rank = ord(key[0]) - 97, int(key[1:]) - 1
-    if page.evaluate("window.kradan.board.state.orientation") == "black":
-        file, rank = width - 1 - file, height - 1 - rank
-    page.mouse.click(
-        box["x"] + (file + 0.5) * box["width"] / width,
-        box["y"] + (height - 1 - rank + 0.5) * box["height"] / height,
-    )
-    page.wait_for_timeout(60)  # chessgroundx calls back through setTimeout
-
-
-def play(page: Page, move: str, width: int = 8, height: int = 8) -> None:
-    """Play ``move`` (``e3e4``) by two clicks and wait until the server has it."""
-    before = game(page)["ply"]
-    click_square(page, move[:2], width, height)
-    click_square(page, move[2:4], width, height)
-    wait_until(page, f"window.kradan.game.ply > {before}")
-
-
-def piece_on(page: Page, key: str) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = page.evaluate(
-        f"(() => {{ const p = window.kradan.board.state.boardState.pieces.get('{key}');"
-        " return p ? {role: p.role, color: p.color, promoted: Boolean(p.promoted)} : null; })()"
-    )
-    return found
-
-
-def screenshot(page: Page, name: str) -> None:
-    """Save the page as ``docs/images/web-<name>.png`` when asked to."""
-    page.wait_for_timeout(300)
-    target = Path(os.environ.get("KRADAN_WEB_SCREENSHOT_DIR", IMAGES))
-    if os.environ.get("KRADAN_WEB_SCREENSHOTS") == "1":
-        target.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(target / f"web-{name}.png"), full_page=True)
-    else:
-        page.screenshot()  # the page can be drawn
+pytestmark = needs_browser
 
 
 # --- the tests --------------------------------------------------------------------------------
