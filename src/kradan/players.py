@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from .board import Board
 from .engine.client import EngineError, UciClient, XBoardClient
+from .engine.counting_policy import apply_count_decision, count_decision
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
 from .engine.searchers import Searchers
 from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
@@ -64,15 +65,23 @@ class KradanPlayer:
         return self.searchers.for_board(board)
 
     def choose_move(self, board: AnyBoard, limit: Limit) -> PlayResult:
+        """The engine's move, and in declared counting the count it declares or stops first
+        (``PlayResult.count``; the caller makes it before the move)."""
+        count = None
+        if isinstance(board, Board):
+            count = count_decision(board)
+            if count is not None:
+                board = board.copy()
+                apply_count_decision(board)
         searcher = self.searcher_for(board)
         if self.level >= MAX_LEVEL:
             result = searcher.best_move(board, limit)
             info: dict[str, object] = {"score": str(result.info.score)} if result.info else {}
-            return PlayResult(result.move, info)
+            return PlayResult(result.move, info, count=count)
         lines: list[SearchInfo[Any]] = []
         for found in searcher.search_multipv(board, level_limit(self.level, limit), 4):
             lines = found  # the deepest completed iteration wins
-        return PlayResult(pick_move(board, lines, self.level, self.random))
+        return PlayResult(pick_move(board, lines, self.level, self.random), count=count)
 
     def new_game(self) -> None:
         self.searchers.clear()

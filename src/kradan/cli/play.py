@@ -109,6 +109,12 @@ class TerminalGame:
                 if answer.move is None:
                     self.write("The engine has no move.")
                     return str(self.board.result())
+                if answer.count == "declare":
+                    self.board.declare_count()
+                    self.write(f"kradan declares a count: {self.board.counting_state()}")
+                elif answer.count == "stop":
+                    self.board.stop_count()
+                    self.write("kradan stops its count")
                 self.write(f"kradan plays {self.board.san(answer.move)}")
                 self.board.push(answer.move)
                 self.write(self.render())

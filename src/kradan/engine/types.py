@@ -100,6 +100,9 @@ class PlayResult:
     info: dict[str, object] = field(default_factory=dict)
     resigned: bool = False
     draw_offered: bool = False
+    #: a count to declare (``"declare"``) or stop (``"stop"``) before the move, in declared
+    #: counting (:mod:`kradan.engine.counting_policy`); the move is chosen with it made
+    count: str | None = None
 
 
 class GameSearch(Protocol):
