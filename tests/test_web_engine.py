@@ -88,3 +88,19 @@ def test_the_engine_answers_a_draw_offer(client: TestClient) -> None:
     state = wait_for(lambda: (found := game(client, game_id))["draw_offer"] is None and found)
     # at the start the engine is not ahead: it accepts
     assert state["status"] == "ended" and state["termination"] == "agreement"
+
+
+def test_the_engine_declares_a_count_when_behind(client: TestClient) -> None:
+    # declared counting: Black, the engine, has a rook against two rooks and a knight
+    created = create(
+        client, variant="makruk", level=1, color="white", options={"counting": "declared"},
+        fen="8/8/4k3/8/1r6/8/8/R2K1N1R w - - 0 40",
+    )  # fmt: skip
+    game_id, token = created["id"], created["token"]
+    move(client, game_id, token, "a1a2")
+    state = reply(client, game_id, 2)
+    counting = state["counting"]
+    assert counting is not None and counting["declared"]
+    assert counting["honour"] == "board's honour" and counting["counting_side"] == "black"
+    pgn = client.get(f"/api/games/{game_id}/pgn").text
+    assert "[%count declare]" in pgn

@@ -40,6 +40,15 @@ class EngineRequest:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class EngineAnswer:
+    """The engine's move as UCI text (``None``: it has none), and the count it declares or
+    stops before it (``"declare"``, ``"stop"`` or ``None``; declared counting only)."""
+
+    move: str | None
+    count: str | None = None
+
+
 # --- in the worker process ---------------------------------------------------------------------
 
 _PLAYER: Any = None
@@ -81,12 +90,13 @@ def _limit(request: EngineRequest, white: bool) -> Any:
     return Limit(time=seconds)
 
 
-def choose_move(request: EngineRequest) -> str | None:
-    """The engine's move as UCI text, or ``None`` when it has none (runs in the worker)."""
+def choose_move(request: EngineRequest) -> EngineAnswer:
+    """The engine's move and count decision (runs in the worker)."""
     board = rebuild(request.variant, request.options, request.start_fen, request.history)
     player = _player(request.level, request.variant)
     answer = player.choose_move(board, _limit(request, bool(board.turn)))
-    return None if answer.move is None else str(answer.move.uci())
+    move = None if answer.move is None else str(answer.move.uci())
+    return EngineAnswer(move, answer.count)
 
 
 def accepts_draw(request: EngineRequest) -> bool:
@@ -153,7 +163,7 @@ class EnginePool:
             )
         return self.executor
 
-    async def choose_move(self, request: EngineRequest) -> str | None:
+    async def choose_move(self, request: EngineRequest) -> EngineAnswer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), choose_move, request)
 
@@ -172,4 +182,12 @@ class EnginePool:
             self.executor = None
 
 
-__all__ = ["EnginePool", "EngineRequest", "accepts_draw", "choose_move", "rebuild", "warm"]
+__all__ = [
+    "EngineAnswer",
+    "EnginePool",
+    "EngineRequest",
+    "accepts_draw",
+    "choose_move",
+    "rebuild",
+    "warm",
+]

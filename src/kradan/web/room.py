@@ -495,7 +495,7 @@ class Room:
         request = self.engine_request(self.players[color].level)
         for attempt in range(3):
             try:
-                uci = await self.rooms.pool.choose_move(request)
+                answer = await self.rooms.pool.choose_move(request)
                 break
             except BrokenProcessPool:
                 log.warning("the engine's worker died (game %s); restarting it", self.public_id)
@@ -504,7 +504,7 @@ class Room:
                     return
         else:  # pragma: no cover
             return
-        if uci is None:
+        if answer.move is None:
             return
         async with self.lock:
             if version != self.version or not self.playing or bool(self.board.turn) != color:
@@ -513,7 +513,9 @@ class Room:
                 await self._announce()
                 return
             try:
-                await self._move(color, uci)
+                if answer.count is not None:  # declared counting: the count comes first
+                    await self._count(color, answer.count)
+                await self._move(color, answer.move)
             except GameError as error:  # pragma: no cover - the engine plays legal moves
                 log.error("game %s: the engine's move was refused: %s", self.public_id, error)
                 return
