@@ -61,3 +61,29 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1100, "height": 820}}
+
+
+# --- a throw-away PostgreSQL cluster for the storage tests (tests/postgres_support.py) -----------
+
+
+@pytest.fixture(scope="session")
+def postgresql_cluster() -> Iterator[Any]:
+    """A PostgreSQL server of its own (initdb into a temporary folder, 127.0.0.1, a free port),
+    stopped at the end of the session; skips when PostgreSQL's programs are missing."""
+    from tests.postgres_support import Cluster, find_bindir
+
+    bindir, why = find_bindir()
+    if bindir is None:
+        pytest.skip(why)
+    cluster = Cluster(bindir).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def postgresql(postgresql_cluster: Any) -> str:
+    """The ``postgresql+asyncpg://`` URL of a database made for the session."""
+    url: str = postgresql_cluster.new_database()
+    return url

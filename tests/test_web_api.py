@@ -1,6 +1,7 @@
 """``kradan serve``'s JSON API over HTTP (Starlette's TestClient, each test on its own SQLite
-file): games of every game, moves, actions, invitations, PGN, the game list, and bad input of
-every kind, which leaves the game as it was."""
+file; the tests marked ``ON_BOTH`` also on a PostgreSQL database): games of every game, moves,
+actions, invitations, PGN, the game list, and bad input of every kind, which leaves the game as
+it was."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import pytest
 from kradan.games import games
 
 from .web_helpers import (
+    DATABASES,
     act,
     bearer,
     create,
     database_url,
     game,
     move,
+    new_database,
     serving,
     without_clock,
 )
@@ -31,9 +34,15 @@ PLAYED = [entry.name for entry in games() if entry.searcher is not None]
 COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
 
 
+#: a test that stores games runs on SQLite and on PostgreSQL
+ON_BOTH = pytest.mark.parametrize("client", DATABASES, indirect=True)
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serving(database_url(tmp_path)) as client:
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """An app on a new database: SQLite, or what ``ON_BOTH`` asks for."""
+    kind = getattr(request, "param", "sqlite")
+    with serving(new_database(kind, request, tmp_path)) as client:
         yield client
 
 
@@ -102,6 +111,7 @@ def test_a_check_is_shown(client: TestClient) -> None:
 # --- actions -----------------------------------------------------------------------------------
 
 
+@ON_BOTH
 def test_resign(client: TestClient) -> None:
     game_id, white, black = two_humans(client)
     response = act(client, game_id, black, "resign")
@@ -115,6 +125,7 @@ def test_resign(client: TestClient) -> None:
     assert act(client, game_id, white, "resign").status_code == 409
 
 
+@ON_BOTH
 def test_draw_offers(client: TestClient) -> None:
     game_id, white, black = two_humans(client)
     assert act(client, game_id, white, "accept_draw").status_code == 409
@@ -154,6 +165,7 @@ def test_a_repetition_is_claimed(client: TestClient) -> None:
     assert state["result"] == "1/2-1/2" and state["termination"] == "repetition"
 
 
+@ON_BOTH
 def test_declared_counting(client: TestClient) -> None:
     game_id, white, black = two_humans(client, fen=COUNTER_MATES, options={"counting": "declared"})
     state = game(client, game_id)
@@ -263,6 +275,7 @@ def test_the_api_is_documented(client: TestClient) -> None:
 # --- PGN and the list ------------------------------------------------------------------------
 
 
+@ON_BOTH
 def test_pgn_and_the_list_of_games(client: TestClient) -> None:
     first, white, black = two_humans(client, variant="makruk", options={"counting": "declared"})
     move(client, first, white, "e3e4")
@@ -294,6 +307,7 @@ def test_pgn_and_the_list_of_games(client: TestClient) -> None:
 # --- bad input ---------------------------------------------------------------------------------
 
 
+@ON_BOTH
 def test_bad_moves_leave_the_game_unchanged(client: TestClient) -> None:
     game_id, white, black = two_humans(client)
     other_id, other_white, _ = two_humans(client)
@@ -499,6 +513,7 @@ def test_random_moves_and_bodies_get_answers_not_crashes(tmp_path: Path) -> None
         probe()
 
 
+@ON_BOTH
 def test_finished_games_are_forgotten_and_loaded_again(client: TestClient) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     rooms.kept = 2

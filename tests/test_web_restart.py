@@ -21,13 +21,29 @@ from typing import Any
 
 import pytest
 
-from .web_helpers import act, create, database_url, game, move, serving, wait_for
+from .web_helpers import (
+    DATABASES,
+    act,
+    create,
+    database_url,
+    game,
+    move,
+    new_database,
+    serving,
+    wait_for,
+)
 
 COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
 
 
-def test_a_second_app_resumes_a_game_in_progress(tmp_path: Path) -> None:
-    url = database_url(tmp_path)
+@pytest.fixture(params=DATABASES)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new database: SQLite, then PostgreSQL."""
+    return new_database(request.param, request, tmp_path)
+
+
+def test_a_second_app_resumes_a_game_in_progress(db: str) -> None:
+    url = db
     with serving(url) as client:
         created = create(
             client,
@@ -69,8 +85,8 @@ def test_a_second_app_resumes_a_game_in_progress(tmp_path: Path) -> None:
         assert state["moves"] == ["h2h3", "a8a7", "h3h2", "a7a8", "h2a2"]
 
 
-def test_a_takeback_survives_a_restart(tmp_path: Path) -> None:
-    url = database_url(tmp_path)
+def test_a_takeback_survives_a_restart(db: str) -> None:
+    url = db
     with serving(url) as client:
         created = create(client, level=1, options={"counting": "declared"})
         game_id, token = created["id"], created["token"]
@@ -215,8 +231,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    db = database_url(tmp_path)
+def test_a_killed_server_loses_no_acknowledged_move(db: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     process = start_server(port, db)

@@ -1,4 +1,5 @@
-"""What the web tests share: an app on its own SQLite file, and short ways to ask it things."""
+"""What the web tests share: an app on its own SQLite file (or PostgreSQL database), and short
+ways to ask it things."""
 
 from __future__ import annotations
 
@@ -25,6 +26,19 @@ BASE = "http://127.0.0.1"
 
 def database_url(folder: Path) -> str:
     return f"sqlite+aiosqlite:///{folder / 'games.db'}"
+
+
+#: the databases the storage tests run on; PostgreSQL is a throw-away cluster (the
+#: ``postgresql_cluster`` fixture of conftest.py), skipped where PostgreSQL is not installed
+DATABASES = ["sqlite", "postgresql"]
+
+
+def new_database(kind: str, request: pytest.FixtureRequest, folder: Path) -> str:
+    """The URL of a new, empty database of ``kind`` (one of :data:`DATABASES`)."""
+    if kind == "postgresql":
+        url: str = request.getfixturevalue("postgresql_cluster").new_database()
+        return url
+    return database_url(folder)
 
 
 @contextmanager

@@ -346,6 +346,9 @@ class Store:
         async with self.sessions() as session:
             return int(await session.scalar(select(func.count(GameRow.id))) or 0)
 
+    async def close(self) -> None:
+        """Finish what the store is doing (nothing is pending between its transactions)."""
+
 
 def _ending_values(ending: Ending | None) -> dict[str, Any]:
     if ending is None:

@@ -1,0 +1,188 @@
+"""The store of ``kradan serve`` on SQLite and on a real PostgreSQL server (a throw-away cluster,
+see tests/postgres_support.py): the schema is Alembic's newest on both, times and JSON come back
+as they went in, moves, events and takebacks are stored in one transaction each."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from kradan.web import storage
+from kradan.web.storage import Ending, EventRow, GameRow, MoveRow, Store
+
+from .web_helpers import DATABASES, new_database
+
+T = TypeVar("T")
+
+
+@pytest.fixture(params=DATABASES)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return new_database(request.param, request, tmp_path)
+
+
+def run(work: Callable[[Store], Awaitable[T]], url: str) -> T:
+    """``work(store)`` on a migrated database at ``url``, in an event loop of its own thread
+    (Playwright's sync API may hold one in this thread)."""
+
+    async def main() -> T:
+        engine = storage.make_engine(url)
+        try:
+            await storage.migrate(engine)
+            store = Store(engine)
+            try:
+                return await work(store)
+            finally:
+                await store.close()
+        finally:
+            await engine.dispose()
+
+    def in_thread(coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run(coroutine)
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(in_thread, main()).result()
+
+
+def new_row(public_id: str = "AAAAAAAAAAAA", **changes: Any) -> GameRow:
+    now = storage.utcnow()
+    values: dict[str, Any] = {
+        "public_id": public_id,
+        "variant": "makruk",
+        "options": {"counting": "declared"},
+        "start_fen": "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+        "white_token": "a" * 64,
+        "black_token": None,
+        "players": {"white": {"kind": "human"}, "black": {"kind": "engine", "level": 3}},
+        "clock": {"base_ms": 300000, "increment_ms": 2000},
+        "status": "playing",
+        "result": "*",
+        "termination": None,
+        "ply": 0,
+        "created_at": now,
+        "updated_at": now,
+        "ended_at": None,
+    }
+    values.update(changes)
+    return GameRow(**values)
+
+
+def a_move(game_id: int, ply: int, uci: str, when: datetime | None = None) -> MoveRow:
+    return MoveRow(
+        game_id=game_id,
+        ply=ply,
+        uci=uci,
+        white_ms=300000 - ply,
+        black_ms=None,
+        created_at=when or storage.utcnow(),
+    )
+
+
+def an_event(game_id: int, seq: int, kind: str, ply: int, **payload: Any) -> EventRow:
+    return EventRow(
+        game_id=game_id,
+        seq=seq,
+        kind=kind,
+        side="white",
+        ply=ply,
+        payload=payload,
+        created_at=storage.utcnow(),
+    )
+
+
+def test_the_schema_is_alembics_newest(db: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    heads = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_heads()
+
+    async def check(store: Store) -> tuple[Any, Any]:
+        def compare(connection: Any) -> tuple[Any, Any]:
+            context = MigrationContext.configure(connection)
+            found = compare_metadata(context, storage.Base.metadata)
+            return found, context.get_current_revision()
+
+        async with store.engine.connect() as connection:
+            return await connection.run_sync(compare)
+
+    differences, revision = run(check, db)
+    assert differences == [] and revision in heads
+    # migrating again changes nothing
+    assert run(check, db) == ([], revision)
+
+
+def test_times_and_json_come_back_as_they_went_in(db: str) -> None:
+    when = datetime(2026, 3, 1, 23, 59, 58, 123456)  # naive UTC, to the microsecond
+    options = {"counting": "declared", "names": ["ขุน", "ក", "မင်း"], "deep": {"n": [1, 2.5, None]}}
+
+    async def work(store: Store) -> Any:
+        row = await store.create(new_row(options=options, created_at=when, updated_at=when))
+        await store.add_move(row.id, a_move(row.id, 0, "e3e4", when + timedelta(seconds=1)), None)
+        return await store.load(row.public_id)
+
+    stored = run(work, db)
+    assert stored is not None
+    assert stored.row.options == options
+    assert stored.row.created_at == when and stored.row.created_at.tzinfo is None
+    assert stored.row.updated_at == when + timedelta(seconds=1)  # the move's time
+    assert stored.row.clock == {"base_ms": 300000, "increment_ms": 2000}
+    assert stored.row.players["black"] == {"kind": "engine", "level": 3}
+    assert [(m.ply, m.uci, m.white_ms, m.black_ms) for m in stored.moves] == [
+        (0, "e3e4", 300000, None)
+    ]
+    assert stored.moves[0].created_at == when + timedelta(seconds=1)
+
+
+def test_moves_events_endings_and_takebacks(db: str) -> None:
+    async def work(store: Store) -> Any:
+        row = await store.create(new_row())
+        other = await store.create(new_row("BBBBBBBBBBBB"))
+        for ply, uci in enumerate(["e3e4", "d6d5", "e4d5", "c6c5"]):
+            await store.add_move(row.id, a_move(row.id, ply, uci), None)
+        await store.add_move(other.id, a_move(other.id, 0, "a3a4"), None)
+        await store.add_event(row.id, an_event(row.id, 0, "count_declare", 2, at=2))
+        await store.add_event(row.id, an_event(row.id, 1, "count_stop", 4, at=5))
+        await store.add_event(row.id, an_event(row.id, 2, "draw_offer", 4))
+        # the takeback to two moves drops the later moves and the count stopped beyond them
+        await store.take_back(row.id, an_event(row.id, 3, "takeback", 2), plies=2, stack=3)
+        taken = await store.load(row.public_id)
+        try:  # a move cannot be stored twice
+            await store.add_move(row.id, a_move(row.id, 1, "a6a5"), None)
+            duplicate = None
+        except Exception as error:
+            duplicate = error
+        ending = Ending("0-1", "resignation")
+        await store.add_event(row.id, an_event(row.id, 4, "resign", 2), ending)
+        await store.add_move(other.id, a_move(other.id, 1, "a6a5"), Ending("1/2-1/2", "stalemate"))
+        return (
+            taken,
+            duplicate,
+            await store.load(row.public_id),
+            await store.load(other.public_id),
+            await store.playing(),
+            [r.public_id for r in await store.newest(10)],
+            await store.all_ids(),
+            await store.count_games(),
+            await store.load("CCCCCCCCCCCC"),
+        )
+
+    taken, duplicate, ended, other, playing, newest, ids, count, missing = run(work, db)
+    assert [m.uci for m in taken.moves] == ["e3e4", "d6d5"] and taken.row.ply == 2
+    assert [e.kind for e in taken.events] == ["count_declare", "draw_offer", "takeback"]
+    assert duplicate is not None
+    assert [m.uci for m in ended.moves] == ["e3e4", "d6d5"]  # the duplicate left no trace
+    assert (ended.row.status, ended.row.result, ended.row.termination) == (
+        "ended", "0-1", "resignation"
+    )  # fmt: skip
+    assert ended.row.ended_at is not None
+    assert (other.row.ply, other.row.status, other.row.termination) == (2, "ended", "stalemate")
+    assert playing == [] and count == 2 and missing is None
+    assert set(newest) == set(ids) == {"AAAAAAAAAAAA", "BBBBBBBBBBBB"}
