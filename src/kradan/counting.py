@@ -81,9 +81,17 @@ def _fields(board: Board) -> tuple[int, int]:
     return board.counting_fields()
 
 
-def _draw_ply(board: Board, limit: int) -> int:
-    """The first counting ply at which the game is drawn."""
-    return limit - 1 if _declared(board) else limit + 1
+def _draw_ply(board: Board, limit: int, ply: int) -> int:
+    """The first counting ply at which the game is drawn: for a declared board's honour, when
+    the counter completes its last move; otherwise (automatic counting, and pieces' honour in
+    either mode: Decision 8) when the stronger side has had its L - N moves."""
+    return limit - 1 if _declared(board) and not _lone_counter(board, ply) else limit + 1
+
+
+def _lone_counter(board: Board, ply: int) -> bool:
+    """Whether the side counting (to move on even counting plies) is a lone king."""
+    counter = board.turn if ply % 2 == 0 else not board.turn
+    return all(p.piece_type == KING for p in board.piece_map().values() if p.color == counter)
 
 
 def counting_state(board: Board) -> CountingState | None:
@@ -92,10 +100,9 @@ def counting_state(board: Board) -> CountingState | None:
     if limit == 0:
         return None
     counter = board.turn if ply % 2 == 0 else not board.turn
-    material = board.piece_map().values()
-    lone = all(p.piece_type == KING for p in material if p.color == counter)
+    lone = _lone_counter(board, ply)
     first = ply if ply % 2 else ply + 1  # the other side moves on odd plies
-    draw = _draw_ply(board, limit)
+    draw = _draw_ply(board, limit, ply)
     moves_left = (draw - 1 - first) // 2 + 1 if first < draw else 0
     return CountingState(
         honour=PIECES_HONOUR if lone else BOARD_HONOUR,
@@ -112,7 +119,7 @@ def counting_state(board: Board) -> CountingState | None:
 def counting_limit_reached(board: Board) -> bool:
     """Whether the running count has reached the point where the game is drawn."""
     limit, ply = _fields(board)
-    return limit > 0 and ply >= _draw_ply(board, limit)
+    return limit > 0 and ply >= _draw_ply(board, limit, ply)
 
 
 def counter_gave_mate(board: Board) -> bool:

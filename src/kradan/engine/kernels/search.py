@@ -14,6 +14,7 @@ import numba
 import numpy as np
 
 from ..._core.attacks import in_check
+from ..._core.bits import popcount
 from ..._core.layout import (
     BB_COLOR,
     BB_KEY,
@@ -66,7 +67,7 @@ C_NODES = 1
 C_NODE_LIMIT = 2  # 0: none
 C_SELDEPTH = 3
 C_STALEMATE = 4  # score of being stalemated, from the stalemated side's view (0: a draw)
-C_DRAW_PLY = 5  # 1: declared counting (drawn once the count ply reaches limit - 1)
+C_DRAW_PLY = 5  # 1: declared counting (board's honour drawn once the count ply reaches limit - 1)
 C_ROOT_SP = 6  # undo stack pointer at the root
 CTX_NB = 8
 
@@ -125,7 +126,7 @@ def _is_draw(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray) -> bool:
     """Repetition since the last irreversible move, or an expired count."""
     limit = info[I_COUNT_LIMIT]
     if limit:
-        if ctx[C_DRAW_PLY]:
+        if ctx[C_DRAW_PLY] and not _lone_counter(bbs, info):
             if info[I_COUNT_PLY] >= limit - 1:
                 return True
         elif info[I_COUNT_PLY] > limit:
@@ -209,8 +210,22 @@ def _has_pieces(bbs: np.ndarray, info: np.ndarray) -> bool:
 
 
 @jit
+def _lone_counter(bbs: np.ndarray, info: np.ndarray) -> bool:
+    """Whether the side counting is a lone king (pieces' honour); it moves on even count plies."""
+    counter = info[I_STM] if info[I_COUNT_PLY] % 2 == 0 else 1 - info[I_STM]
+    return popcount(bbs[BB_COLOR + counter]) == 1
+
+
+@jit
 def _no_move_score(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray, ply: int) -> int:
     if in_check(bbs, info[I_STM]):
+        if (
+            ctx[C_DRAW_PLY]
+            and info[I_COUNT_LIMIT]
+            and info[I_COUNT_PLY] % 2 == 1
+            and not _lone_counter(bbs, info)
+        ):
+            return 0  # declared board's honour: the counter's mate is a draw (RULES.md 2.6.4)
         return -MATE + ply
     stalemate = ctx[C_STALEMATE]
     if stalemate > 0:
