@@ -14,21 +14,31 @@
 The pages hold no inline script or style, so they run under ``Content-Security-Policy:
 default-src 'self'``. The router reads no game from storage: the page of a game is the same for
 every game, and the browser asks the API for the rest.
+
+Every string the pages show goes through gettext (:mod:`kradan.web.i18n`): the templates are
+Jinja templates with the ``i18n`` extension, one environment per language; the names of the
+games, rule options and their values are marked here with ``N_`` and translated per request;
+the page carries the browser's catalog in a ``<script type="application/json">`` block, which
+is data, not a script, and so allowed by the policy. ``POST /language`` is the language picker
+of the page header: it sets the ``kradan_lang`` cookie.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from html import escape
 from importlib import resources
-from string import Template
 from typing import Any
+from urllib.parse import parse_qs
 
-from fastapi import APIRouter, HTTPException, Query
-from fastapi.responses import HTMLResponse, Response
+import jinja2
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from .. import svg
 from ..alquerque.variant import AlquerqueVariant
@@ -37,7 +47,8 @@ from ..games import Game, find_game, game_names
 from ..pieces import FERZ, PIECE_SYMBOLS
 from ..rulesets import Option
 from ..variants import GateRule, SetupRule, Variant
-from . import assets
+from . import assets, i18n
+from .i18n import N_
 
 router = APIRouter()
 #: the game the new-game page offers first
@@ -69,11 +80,47 @@ def static_files() -> dict[str, bytes]:
     return _package_files("static")
 
 
+#: what translates a string: ``gettext`` of the request's language
+Translate = Callable[[str], str]
+
+
 @cache
-def template(name: str) -> Template:
-    """A page template of ``kradan/web/templates``."""
-    text = resources.files("kradan.web").joinpath("templates", name).read_text(encoding="utf-8")
-    return Template(text)
+def environment(language: str) -> jinja2.Environment:
+    """The Jinja environment of the templates in ``language`` (its gettext translations
+    installed, new style: ``_()`` escapes and formats)."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("kradan.web", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(i18n.translations(language), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def request_language(request: Request) -> str:
+    """The language the pages of ``request`` are shown in (see :func:`kradan.web.i18n.choose`)."""
+    return i18n.choose(request.headers.get("accept-language"), request.cookies.get(i18n.COOKIE))
+
+
+def render(name: str, language: str, path: str, **values: Any) -> HTMLResponse:
+    """The page ``templates/<name>`` in ``language``, with the language picker (which comes
+    back to ``path``) and the browser's catalog."""
+    page = (
+        environment(language)
+        .get_template(name)
+        .render(
+            lang=language,
+            languages=[(code, i18n.language_name(code)) for code in i18n.languages()],
+            here=path,
+            messages_json=Markup(i18n.client_catalog(language)),
+            **values,
+        )
+    )
+    return HTMLResponse(
+        page, headers={"Content-Language": language, "Vary": "Accept-Language, Cookie"}
+    )
 
 
 # --- what the client needs to know of each game --------------------------------------------------
@@ -128,16 +175,151 @@ def drawable_games() -> list[Game]:
     return [game for game in map(find_game, game_names()) if describe(game) is not None]
 
 
-def descriptions_json() -> str:
-    """:func:`describe` of every game the board can draw, as JSON."""
-    return json.dumps({game.name: describe(game) for game in drawable_games()})
+def descriptions_json(gettext: Translate = str) -> str:
+    """:func:`describe` of every game the board can draw, as JSON, the titles translated by
+    ``gettext``."""
+    found = {}
+    for game in drawable_games():
+        description = describe(game)
+        assert description is not None
+        found[game.name] = {**description, "title": gettext(game.title)}
+    return json.dumps(found, ensure_ascii=False)
 
 
 # --- the new-game page ------------------------------------------------------------------------
 
 
+# The names of the games and of the rule options and their values, in English; the English is
+# the gettext message id. A name missing here is shown as kradan writes it ("sut khun").
+
+#: the titles of the games (each game's ``title``)
+GAME_TITLES = (
+    N_("Makruk"),
+    N_("Ouk Chatrang"),
+    N_("Kar Ouk"),
+    N_("Sittuyin"),
+    N_("Alquerque (Alfonso X)"),
+    N_("Alquerque (R.C. Bell)"),
+)
+
+#: what each rule option is, by its kradan name
+OPTION_LABELS = {
+    # Ouk Chatrang and Kar Ouk
+    "ouk_require_no_capture": N_("First leaps only while no piece has been captured"),
+    "ouk_king_leap": N_("The king's first leap"),
+    "ouk_met_leap": N_("The met's first two-square move"),
+    "ouk_rook_aim_cancels": N_("A rook aimed at the king takes away its leap"),
+    "ouk_counting": N_("Counting rule"),
+    # Makruk's sutras and handicap
+    "sut_khun": N_("King sutra (sut khun)"),
+    "sut_met": N_("Met sutra (sut met)"),
+    "sut_ma": N_("Horse sutra (sut ma)"),
+    "takhen_rua": N_("Handicap: rooks that start as mets (takhen rua)"),
+    "sutra_window": N_("When the sutras may be played"),
+    # Sittuyin
+    "sittuyin_setup": N_("Setting up the camp"),
+    "sittuyin_counting": N_("Counting rule"),
+    "promotion_only_draw": N_(
+        "King and pawn against king is a draw when only promotions are legal"
+    ),
+    # the end of the game
+    "show_promoted": N_("Mark promoted pawns in the FEN"),
+    "counting": N_("Counting"),
+    "pieces_honour_precedence": N_("Pieces' honour when several rows apply"),
+    "pieces_count_optional": N_("The lone side chooses when pieces' honour starts"),
+    "allow_voluntary_restart": N_("The lone side may restart pieces' honour"),
+    "stalemate": N_("Stalemate"),
+    "repetition_count": N_("Repetitions before a draw can be claimed"),
+    "perpetual_check": N_("Perpetual check"),
+    "insufficient_material": N_("Insufficient material"),
+    "korean_material_draws": N_("The Korean table of material draws"),
+    "n_move_rule": N_(
+        "Moves without a capture or pawn move before a draw can be claimed (0: none)"
+    ),
+    # Alquerque
+    "capture_rule": N_("Capturing"),
+    "huff_target": N_("Huffing removes"),
+    "chain_continuation": N_("Capture chains"),
+    "bell_capture_directions": N_("Capture directions"),
+    "no_return": N_("No going back"),
+    "no_return_scope": N_("No going back applies to"),
+    "alquerque_kings": N_("A man reaching the far row becomes a king"),
+    "first_player": N_("Who moves first"),
+    "no_capture_limit": N_(
+        "Moves per side without a capture before the game is decided (0: never)"
+    ),
+    "no_capture_adjudication": N_("Then the game is decided by"),
+    "bell_scoring": N_("Scoring after an immobilisation"),
+}
+
+#: what each value of an enumerated rule option means, by the enumeration's name and the value
+VALUE_LABELS = {
+    ("KingLeap", "forward_rank"): N_("to a knight square on the rank ahead"),
+    ("KingLeap", "any_knight"): N_("to any empty knight square"),
+    ("MetLeap", "jump"): N_("jumps (the square between may be occupied)"),
+    ("MetLeap", "clear_path"): N_("the square between must be empty"),
+    ("OukCounting", "cambodian"): N_("Cambodian counting"),
+    ("OukCounting", "makruk"): N_("as in Makruk"),
+    ("SutraWindow", "unmoved_and_no_capture"): N_("pieces unmoved and nothing captured yet"),
+    ("SutraWindow", "unmoved"): N_("pieces unmoved"),
+    ("SutraWindow", "first_move_only"): N_("first move only"),
+    ("SittuyinSetup", "alternate"): N_("one piece at a time, in turn"),
+    ("SittuyinSetup", "screened"): N_("screened: each side arranges its camp unseen"),
+    ("SittuyinCounting", "asean"): N_("ASEAN rules"),
+    ("SittuyinCounting", "seed"): N_("Makruk's pieces' honour table"),
+    ("CountingMode", "auto"): N_("automatic"),
+    ("CountingMode", "declared"): N_("declared by the players"),
+    ("PiecesPrecedence", "lowest"): N_("the smallest limit"),
+    ("PiecesPrecedence", "khon_first"): N_("rooks, then khons, then knights"),
+    ("StalemateRule", "draw"): N_("draw"),
+    ("StalemateRule", "stalemater_loses"): N_("the side that stalemates loses"),
+    ("StalemateRule", "replay"): N_("the game is played again"),
+    ("PerpetualCheck", "draw"): N_("draw"),
+    ("PerpetualCheck", "checker_loses"): N_("the checking side loses"),
+    ("InsufficientMaterial", "dead_position"): N_("a draw when neither side can mate"),
+    ("InsufficientMaterial", "off"): N_("off"),
+    ("KoreanDraws", "off"): N_("off"),
+    ("KoreanDraws", "claim"): N_("a draw on claim"),
+    ("KoreanDraws", "auto"): N_("a draw at once"),
+    ("CaptureRule", "forced"): N_("compulsory"),
+    ("CaptureRule", "huff"): N_("not compulsory: the piece that could have captured is huffed"),
+    ("HuffTarget", "opponent_chooses_one"): N_("one piece, chosen by the opponent"),
+    ("HuffTarget", "all"): N_("every piece that could have captured"),
+    ("ChainContinuation", "mandatory"): N_("must go on while a capture is possible"),
+    ("ChainContinuation", "optional"): N_("may stop at any point"),
+    ("CaptureDirections", "any"): N_("any direction"),
+    ("CaptureDirections", "forward_sideways"): N_("forwards and sideways only"),
+    ("NoReturn", "any_previous"): N_("never onto a point the piece has stood on"),
+    ("NoReturn", "start_point"): N_("never back onto its starting point"),
+    ("NoReturn", "off"): N_("off"),
+    ("NoReturnScope", "steps"): N_("steps only"),
+    ("NoReturnScope", "all_moves"): N_("every move"),
+    ("FirstPlayer", "white"): N_("White"),
+    ("FirstPlayer", "black"): N_("Black"),
+    ("NoCaptureAdjudication", "draw_if_equal"): N_("a draw if both have as many pieces"),
+    ("NoCaptureAdjudication", "more_pieces_wins"): N_("the side with more pieces wins"),
+    ("BellScoring", "seed"): N_("2 plus the difference in pieces"),
+    ("BellScoring", "winner_ahead_only"): N_("2 plus the difference only when the winner is ahead"),
+}
+
+#: what the choices of a selection option are called, by their English name
+CHOICE_NAMES = {"rook squares": N_("rook squares")}
+
+
 def _label(name: str) -> str:
     return name.replace("_", " ")
+
+
+def option_label(name: str, gettext: Translate = str) -> str:
+    """What the rule option ``name`` is, in the language of ``gettext``."""
+    label = OPTION_LABELS.get(name)
+    return gettext(label) if label else _label(name)
+
+
+def value_label(member: Enum, gettext: Translate = str) -> str:
+    """What the value ``member`` of an enumerated rule option means."""
+    label = VALUE_LABELS.get((type(member).__name__, str(member.value)))
+    return gettext(label) if label else _label(str(member.value))
 
 
 def _value_text(value: object) -> str:
@@ -150,25 +332,29 @@ def _value_text(value: object) -> str:
     return str(value)
 
 
-def option_control(game: Game, name: str, option: Option, default: object) -> str:
-    """The form control of one rule option, with its default marked as ``data-default``."""
+def option_control(
+    game: Game, name: str, option: Option, default: object, gettext: Translate = str
+) -> str:
+    """The form control of one rule option, with its default marked as ``data-default``; the
+    labels are translated by ``gettext``, and kradan's name of the option is its ``title``."""
     field = f"{game.name}.{name}"
     ident = escape("opt-" + re.sub(r"[^A-Za-z0-9_-]", "-", field))
     common = (
         f'name="{escape(field)}" data-option="{escape(name)}" '
         f'data-default="{escape(_value_text(default))}"'
     )
-    label = escape(_label(name))
+    label = escape(option_label(name, gettext))
+    named = f'title="{escape(name)}"'
     if option.kind is bool:
         checked = " checked" if default else ""
         return (
-            f'<label class="option option-bool" for="{ident}">'
+            f'<label class="option option-bool" for="{ident}" {named}>'
             f'<input type="checkbox" id="{ident}" data-kind="bool" {common}{checked}> '
             f"{label}</label>"
         )
     if option.kind is int:
         return (
-            f'<label class="option option-int" for="{ident}"><span>{label}</span> '
+            f'<label class="option option-int" for="{ident}" {named}><span>{label}</span> '
             f'<input type="number" id="{ident}" min="0" step="1" data-kind="int" {common} '
             f'value="{escape(_value_text(default))}"></label>'
         )
@@ -177,9 +363,10 @@ def option_control(game: Game, name: str, option: Option, default: object) -> st
         for member in option.kind:
             selected = " selected" if member == default else ""
             value = escape(str(member.value))
-            choices.append(f'<option value="{value}"{selected}>{escape(_label(value))}</option>')
+            text = escape(value_label(member, gettext))
+            choices.append(f'<option value="{value}" title="{value}"{selected}>{text}</option>')
         return (
-            f'<label class="option option-enum" for="{ident}"><span>{label}</span> '
+            f'<label class="option option-enum" for="{ident}" {named}><span>{label}</span> '
             f'<select id="{ident}" data-kind="enum" {common}>{"".join(choices)}</select></label>'
         )
     chosen = default if isinstance(default, tuple) else ()
@@ -190,56 +377,94 @@ def option_control(game: Game, name: str, option: Option, default: object) -> st
             f'<label class="choice"><input type="checkbox" data-kind="choice" '
             f'value="{escape(choice)}"{checked}> {escape(choice)}</label>'
         )
+    choice_name = CHOICE_NAMES.get(option.choice_name)
+    what = escape(gettext(choice_name) if choice_name else option.choice_name)
     return (
-        f'<fieldset class="option option-tuple" data-kind="tuple" {common}>'
-        f"<legend>{label} ({escape(option.choice_name)})</legend>{''.join(boxes)}</fieldset>"
+        f'<fieldset class="option option-tuple" data-kind="tuple" {common} {named}>'
+        f"<legend>{label} ({what})</legend>{''.join(boxes)}</fieldset>"
     )
 
 
-def rule_options(game: Game) -> str:
+def rule_options(game: Game, gettext: Translate = str) -> str:
     """The fieldset of ``game``'s rule options (those that apply to it)."""
     defaults = game.option_defaults()
     controls = [
-        option_control(game, name, option, defaults[name])
+        option_control(game, name, option, defaults[name], gettext)
         for name, option in game.options.items()
         if option.applies(game.rules)
     ]
     return (
         f'<fieldset class="rules" data-variant="{escape(game.name)}" hidden>'
-        f"<legend>{escape(game.title)}</legend>{''.join(controls)}</fieldset>"
+        f"<legend>{escape(gettext(game.title))}</legend>{''.join(controls)}</fieldset>"
     )
 
 
-def new_game_html() -> str:
-    """The new-game page, with Makruk chosen (made anew: a game may be registered later)."""
+def new_game_page_in(language: str, path: str = "/") -> HTMLResponse:
+    """The new-game page in ``language``, with Makruk chosen (made anew: a game may be
+    registered later)."""
+    gettext = i18n.translations(language).gettext
     games = drawable_games()
     choices = "".join(
         f'<option value="{escape(game.name)}"{" selected" * (game.name == DEFAULT_GAME)}>'
-        f"{escape(game.title)}</option>"
+        f"{escape(gettext(game.title))}</option>"
         for game in games
     )
-    return template("new.html").substitute(
-        games_json=escape(descriptions_json()),
-        game_choices=choices,
-        rule_options="".join(rule_options(game) for game in games),
+    return render(
+        "new.html",
+        language,
+        path,
+        games_json=descriptions_json(gettext),
+        game_choices=Markup(choices),
+        rule_options=Markup("".join(rule_options(game, gettext) for game in games)),
     )
 
 
 @router.get("/", response_class=HTMLResponse)
-async def new_game_page() -> HTMLResponse:
+async def new_game_page(request: Request) -> HTMLResponse:
     """The new-game page."""
-    return HTMLResponse(new_game_html())
+    return new_game_page_in(request_language(request))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str) -> HTMLResponse:
+async def game_page(game_id: str, request: Request) -> HTMLResponse:
     """The board page of one game (the browser fetches the game itself)."""
+    language = request_language(request)
+    gettext = i18n.translations(language).gettext
     if not GAME_ID.fullmatch(game_id):
-        raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
-    page = template("game.html").substitute(
-        game_id=escape(game_id), games_json=escape(descriptions_json())
+        detail = gettext("There is no game {game}.").format(game=repr(game_id[:64]))
+        raise HTTPException(status_code=404, detail=detail)
+    return render(
+        "game.html",
+        language,
+        f"/games/{game_id}",
+        game_id=game_id,
+        games_json=descriptions_json(gettext),
     )
-    return HTMLResponse(page)
+
+
+#: where the language picker may send the browser back to: a path of this server
+LOCAL_PATH = re.compile(r"/(?![/\\])[^\s]{0,300}")
+#: how long the picked language is remembered: a year
+COOKIE_AGE = 365 * 24 * 3600
+
+
+@router.post("/language", include_in_schema=False)
+async def pick_language(request: Request) -> RedirectResponse:
+    """The language picker of the page header (a form of buttons ``language`` and a hidden
+    ``next``): remembers the language in the ``kradan_lang`` cookie and goes back to ``next``."""
+    form = parse_qs((await request.body()).decode("utf-8", "replace"), max_num_fields=4)
+    language = (form.get("language") or [""])[0]
+    back = (form.get("next") or ["/"])[0]
+    if language not in i18n.languages():
+        offered = ", ".join(i18n.languages())
+        raise HTTPException(status_code=400, detail=f"no language {language[:20]!r}: {offered}")
+    if not LOCAL_PATH.fullmatch(back):
+        back = "/"
+    response = RedirectResponse(back, status_code=303)
+    response.set_cookie(
+        i18n.COOKIE, language, max_age=COOKIE_AGE, path="/", samesite="lax", httponly=True
+    )
+    return response
 
 
 # --- pictures and files -----------------------------------------------------------------------

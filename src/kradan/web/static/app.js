@@ -10,15 +10,16 @@
   'use strict';
 
   // --- words ------------------------------------------------------------------------------------
-  // Every string the user reads goes through t(). English is the source text; other languages
-  // will come as catalogs (text -> translation) generated from gettext files.
-  const CATALOG = {};
-
-  function t(text, params) {
-    const found = Object.prototype.hasOwnProperty.call(CATALOG, text) ? CATALOG[text] : text;
-    return found.replace(/\{(\w+)\}/g, (whole, key) =>
-      params && params[key] !== undefined ? String(params[key]) : whole);
-  }
+  // Every string the user reads goes through t(), or tn() where it has plural forms; N_() marks
+  // a string that is translated later. English is the source text; static/i18n.js reads the
+  // catalog of the page's language (see docs/translating.md).
+  const { t, tn, N_ } = window.kradanI18n || {
+    t: (text, params) => text.replace(/\{(\w+)\}/g, (whole, key) =>
+      params && params[key] !== undefined ? String(params[key]) : whole),
+    tn: (singular, plural, n, params) => (n === 1 ? singular : plural).replace(/\{(\w+)\}/g,
+      (whole, key) => String(Object.assign({ n }, params)[key] ?? whole)),
+    N_: text => text,
+  };
 
   function translatePage() {
     for (const element of document.querySelectorAll('[data-t]')) {
@@ -26,8 +27,24 @@
     }
   }
 
-  const COLOR_NAMES = { white: 'White', black: 'Black' };
+  const COLOR_NAMES = { white: N_('White'), black: N_('Black') };
   const colorName = color => t(COLOR_NAMES[color] || color);
+  // a player as the API writes it: "human", "engine level 10"
+  const playerText = text => {
+    const engine = /^engine level (\d+)$/.exec(String(text || ''));
+    if (engine) return t('engine level {level}', { level: engine[1] });
+    return text === 'human' ? t('human') : String(text || '');
+  };
+  // the running count: which honour, who counts, the count, the moves left to mate
+  const HONOURS = { "board's honour": N_("board's honour"), "pieces' honour": N_("pieces' honour") };
+  const countingText = counting => [
+    t(HONOURS[counting.honour] || counting.honour) + ':',
+    t('{color} counts {count} of {limit};', {
+      color: colorName(counting.counting_side), count: counting.count, limit: counting.limit,
+    }),
+    tn('{color} has {n} move left to mate', '{color} has {n} moves left to mate',
+      counting.moves_left, { color: colorName(opposite(counting.counting_side)) }),
+  ].join(' ');
   const opposite = color => (color === 'white' ? 'black' : 'white');
   const $ = selector => document.querySelector(selector);
 
@@ -217,7 +234,7 @@
         const meta = document.createElement('span');
         meta.className = 'meta';
         const result = game.result && game.result !== '*' ? game.result : t('playing');
-        meta.textContent = ` ${result}, ${t('{n} plies', { n: game.ply })}`;
+        meta.textContent = ` ${result}, ${tn('{n} ply', '{n} plies', game.ply)}`;
         item.append(link, meta);
         list.append(item);
       }
@@ -913,17 +930,17 @@
     // --- the side panel ---
 
     const TERMINATIONS = {
-      checkmate: 'checkmate',
-      stalemate: 'stalemate',
-      resignation: 'resignation',
-      resign: 'resignation',
-      agreement: 'agreement',
-      timeout: 'time forfeit',
-      time_forfeit: 'time forfeit',
-      repetition: 'repetition',
-      counting: 'the count ran out',
-      count_limit: 'the count ran out',
-      insufficient_material: 'insufficient material',
+      checkmate: N_('checkmate'),
+      stalemate: N_('stalemate'),
+      resignation: N_('resignation'),
+      resign: N_('resignation'),
+      agreement: N_('agreement'),
+      timeout: N_('time forfeit'),
+      time_forfeit: N_('time forfeit'),
+      repetition: N_('repetition'),
+      counting: N_('the count ran out'),
+      count_limit: N_('the count ran out'),
+      insufficient_material: N_('insufficient material'),
     };
 
     function terminationText(termination) {
@@ -935,8 +952,8 @@
       if (!game) return;
       const top = opposite(orientation);
       const players = game.players || {};
-      $('#name-top').textContent = `${colorName(top)}: ${players[top] || ''}`;
-      $('#name-bottom').textContent = `${colorName(orientation)}: ${players[orientation] || ''}`;
+      $('#name-top').textContent = `${colorName(top)}: ${playerText(players[top])}`;
+      $('#name-bottom').textContent = `${colorName(orientation)}: ${playerText(players[orientation])}`;
       document.querySelector('.player-top').classList.toggle('to-move', playing() && game.turn === top);
       document.querySelector('.player-bottom').classList.toggle('to-move', playing() && game.turn === orientation);
       $('#title').textContent = info.title;
@@ -962,7 +979,7 @@
 
       const counting = $('#counting');
       counting.hidden = !game.counting;
-      counting.textContent = game.counting ? game.counting.text : '';
+      counting.textContent = game.counting ? countingText(game.counting) : '';
 
       const mine = myColors();
       const offer = $('#draw-offer');
