@@ -82,11 +82,22 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "id", "variant", "title", "options", "start_fen", "fen", "moves", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check",
         "counting", "can_declare_count", "can_stop_count", "draw_offer", "ply", "seat",
+        "thai_san", "setup", "my_setup",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
     assert state["options"] == {"counting": "declared"}
     assert state["clock"] is None and state["check"] is None and state["draw_offer"] is None
     assert "e3e4" in state["legal_moves"] and len(state["legal_moves"]) == 23
+
+
+def test_the_moves_in_thai_san_for_the_chess_games(client: TestClient) -> None:
+    game_id, white, black = two_humans(client, variant="makruk")
+    move(client, game_id, white, "e3e4")
+    state = move(client, game_id, black, "g6g5")
+    assert state["san"] == ["e4", "g5"] and state["thai_san"] == ["จ๔", "ช๕"]
+    game_id, white, _ = two_humans(client, variant="alquerque")
+    state = move(client, game_id, white, "d2c3")
+    assert state["san"] == ["d2-c3"] and state["thai_san"] is None
 
 
 def test_options_and_positions(client: TestClient) -> None:
@@ -405,7 +416,6 @@ def test_bad_new_games(client: TestClient) -> None:
         ({"options": {"sut_met": "yes"}}, "sut_met"),
         ({"options": {"nonsense": True}}, "'nonsense'"),
         ({"options": {"counting": "declared"}, "variant": "alquerque"}, "counting"),
-        ({"options": {"sittuyin_setup": "screened"}, "variant": "sittuyin"}, "screened"),
         ({"options": [1, 2]}, "options"),
         ({"unknown": 1}, "unknown"),
     ]:

@@ -80,6 +80,18 @@ class ActionBody(BaseModel):
     ]  # fmt: skip
 
 
+class SetupBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    arrangement: dict[str, str] | str = Field(
+        description="your camp: squares to piece letters (K, F, S, N, R), e.g. "
+        '{"e2": "K", "d2": "F", "c1": "S", ...}, or a preset: standard, mirrored, fortress',
+        examples=[
+            {"a1": "R", "b2": "N", "c1": "S", "d2": "F", "e2": "K", "f1": "S", "g2": "N", "h1": "R"}
+        ],
+    )
+
+
 class ErrorView(BaseModel):
     error: str
 
@@ -113,6 +125,11 @@ class PlayersView(BaseModel):
     black: str
 
 
+class SetupView(BaseModel):
+    white: bool = Field(description="whether White has handed in its arrangement")
+    black: bool = Field(description="whether Black has handed in its arrangement")
+
+
 class GameView(BaseModel):
     id: str
     variant: str
@@ -138,6 +155,18 @@ class GameView(BaseModel):
     can_stop_count: bool
     draw_offer: Literal["white", "black"] | None
     ply: int
+    thai_san: list[str] | None = Field(
+        description="the moves in Thai SAN (the chess games; null for Alquerque)"
+    )
+    setup: SetupView | None = Field(
+        description="Sittuyin's screened setup while it goes on: who has handed in (the "
+        "arrangements stay hidden until both have); null otherwise"
+    )
+    my_setup: dict[str, str] | None = Field(
+        default=None,
+        description="the arrangement the request's seat handed in, while the screened setup "
+        "goes on (GET only)",
+    )
 
 
 class GameSummary(BaseModel):
@@ -285,9 +314,11 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     state = room.state()
     token = seat_token(request, game_id)
     try:
-        state["seat"] = COLORS[room.seat_of(token)] if token else None
+        seat = room.seat_of(token) if token else None
     except GameError:
-        state["seat"] = None
+        seat = None
+    state["seat"] = None if seat is None else COLORS[seat]
+    state["my_setup"] = room.own_setup(seat)
     return state
 
 
@@ -331,6 +362,22 @@ async def take_action(game_id: GameId, body: ActionBody, request: Request) -> di
     room = await room_of(request, game_id)
     color = room.seat_of(seat_token(request, game_id))
     return await room.act(color, body.action)
+
+
+@router.post(
+    "/api/games/{game_id}/setup",
+    response_model=GameView,
+    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    summary="Hand in your camp in Sittuyin's screened setup",
+)
+async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> dict[str, Any]:
+    """For a Sittuyin game with ``sittuyin_setup=screened``: your seat hands in its whole
+    arrangement, once. Nobody else sees it until both sides have handed in; then both are
+    played as drops (White first) and the game begins. The answer comes after it is stored."""
+    same_origin(request)
+    room = await room_of(request, game_id)
+    color = room.seat_of(seat_token(request, game_id))
+    return await room.setup(color, body.arrangement)
 
 
 @router.get(
@@ -392,8 +439,8 @@ def _text_field(message: dict[str, Any], name: str, limit: int) -> str:
 @router.websocket("/api/games/{game_id}/socket")
 async def game_socket(socket: WebSocket, game_id: str) -> None:
     """The game's live feed: ``{"type": "game", "game": ...}`` on connect and after every
-    change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``
-    or ``{"type": "auth", "token": ...}``."""
+    change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``,
+    ``{"type": "setup", "arrangement": {...}}`` or ``{"type": "auth", "token": ...}``."""
     try:
         same_origin(socket)
     except GameError:
@@ -425,12 +472,14 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
                 if kind == "auth":
                     color = room.seat_of(_text_field(message, "token", 100))
                     continue
-                if kind not in ("move", "action"):
+                if kind not in ("move", "action", "setup"):
                     raise GameError(400, f"unknown message type {kind[:40]!r}")
                 if color is None:
                     raise GameError(401, f"no seat: spectators of game {game_id!r} only watch")
                 if kind == "move":
                     await room.play(color, _text_field(message, "move", 64))
+                elif kind == "setup":
+                    await room.setup(color, message.get("arrangement"))
                 else:
                     await room.act(color, _text_field(message, "action", 20))
             except GameError as error:

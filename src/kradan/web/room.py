@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +23,7 @@ from ..errors import KradanError
 from ..games import CountingBoard, find_game, new_board
 from ..outcome import Outcome
 from ..pieces import square_name
+from ..sittuyin_setup import PRESETS
 from .engine import EnginePool, EngineRequest
 from .model import (
     ACTIONS,
@@ -83,6 +85,15 @@ class Room:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.engine_version = -1
         self.flag_task: asyncio.Task[Any] | None = None
+        #: Thai SAN beside SAN, for the games that write it (the chess games)
+        self.thai: list[str] | None = [] if "thai" in self.game.notations else None
+        #: Sittuyin's screened setup: whether it is still going on, the arrangements handed in
+        #: (kept from every reader but their own seat until both are in), and how many plies of
+        #: drops the two arrangements became
+        self.in_setup = _screened(board)
+        self.arrangements: dict[bool, dict[str, str]] = {}
+        self.setup_plies = 0
+        self.engine_setup: set[bool] = set()
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -137,14 +148,29 @@ class Room:
             "termination": self.row.termination,
             "players": {"white": self.players[True].text(), "black": self.players[False].text()},
             "clock": None if self.clock is None else self.clock.view(),
-            "legal_moves": sorted(m.uci() for m in board.legal_moves) if playing else [],
+            "legal_moves": (
+                sorted(m.uci() for m in board.legal_moves) if playing and not self.in_setup else []
+            ),
             "check": check,
             "counting": counting,
             "can_declare_count": can_declare,
             "can_stop_count": can_stop,
             "draw_offer": None if self.draw_offer is None else COLORS[self.draw_offer],
             "ply": len(self.ucis),
+            "thai_san": None if self.thai is None else list(self.thai),
+            "setup": (
+                {"white": True in self.arrangements, "black": False in self.arrangements}
+                if self.in_setup
+                else None
+            ),
         }
+
+    def own_setup(self, color: bool | None) -> dict[str, str] | None:
+        """The arrangement ``color``'s seat handed in, while the screened setup goes on."""
+        if color is None or not self.in_setup:
+            return None
+        found = self.arrangements.get(color)
+        return None if found is None else dict(found)
 
     def seat_of(self, token: str | None) -> bool:
         """The side whose seat ``token`` proves.
@@ -179,7 +205,7 @@ class Room:
         if self.row.clock:
             base, increment = self.row.clock["base_ms"], self.row.clock["increment_ms"]
             headers["TimeControl"] = f"{base // 1000}+{increment // 1000}"
-        record = PgnGame.from_board(self.board, headers)
+        record = PgnGame.from_board(self._pgn_board(), headers)
         if self.clock is not None:
             mover = start_turn(self)
             for node, clocks in zip(record.mainline(), self.move_clocks, strict=False):
@@ -188,6 +214,21 @@ class Room:
                     node.comment = _clock_comment(left)
                 mover = not mover
         return str(record) + "\n"
+
+    def _pgn_board(self) -> Any:
+        """The board the PGN is written from. A screened setup's drops cannot be replayed move
+        by move under its own rules (the PGN reader and writer do that): they are the same
+        moves under the alternate setup, so the game is written as that."""
+        if not _screened_rules(self.board):
+            return self.board
+        options = {k: v for k, v in self.row.options.items() if k != "sittuyin_setup"}
+        board: Any = new_board(self.row.variant, self.row.start_fen, **options)
+        for entry in self.board.move_stack:
+            if isinstance(entry, CountAction):
+                board.declare_count() if entry.kind == "declare" else board.stop_count()
+            else:
+                board.push(entry)
+        return board
 
     # --- changes ------------------------------------------------------------------------------
 
@@ -199,9 +240,96 @@ class Room:
         """
         async with self.lock:
             await self._out_of_time()
+            if self.in_setup and self.playing:
+                raise GameError(
+                    409, "the screened setup is not over: each side hands in its arrangement"
+                )
             self._check_turn(color)
             await self._move(color, text)
             return await self._announce()
+
+    async def setup(self, color: bool, arrangement: Any) -> dict[str, Any]:
+        """Sittuyin's screened setup: ``color`` hands in its whole arrangement (squares to
+        piece letters, ``{"e2": "K", ...}``, or the name of a preset). Nothing of it is shown to
+        anyone until both sides have handed in; then both are played as drops. Returns the game
+        after the commit.
+
+        :raises GameError: 400 for an arrangement that is not such a mapping, 409 when the game
+            has no setup going on or ``color`` has handed in already, 422 for an arrangement
+            the rules refuse.
+        """
+        async with self.lock:
+            await self._out_of_time()
+            if not self.playing:
+                raise GameError(409, f"game {self.public_id!r} is over ({self.row.result})")
+            await self._hand_in(color, arrangement)
+            return await self._announce()
+
+    async def _hand_in(self, color: bool, arrangement: Any) -> None:
+        if not self.in_setup:
+            raise GameError(409, f"game {self.public_id!r} has no screened setup going on")
+        if color in self.arrangements:
+            raise GameError(409, f"{COLORS[color]} has already handed in its setup")
+        if isinstance(arrangement, str):
+            placed = preset_arrangement(arrangement, color)
+            if placed is None:
+                raise GameError(
+                    422,
+                    f"unknown setup preset {arrangement[:40]!r}; presets: "
+                    + ", ".join(sorted(PRESETS)),
+                )
+        elif (
+            isinstance(arrangement, dict)
+            and len(arrangement) <= 16
+            and all(
+                isinstance(key, str)
+                and isinstance(value, str)
+                and len(key) <= 3
+                and len(value) <= 1
+                for key, value in arrangement.items()
+            )
+        ):
+            placed = dict(arrangement)
+        else:
+            shown = repr(arrangement)[:80]
+            raise GameError(
+                400,
+                f"an arrangement maps squares to piece letters, e.g. {{'e2': 'K'}}, not {shown}",
+            )
+        try:
+            self.board.copy().submit_setup(color, placed)
+        except KradanError as error:
+            raise GameError(422, f"setup refused: {error}") from None
+        await self._store_event(self._event("setup", color, {"arrangement": placed}))
+        self.apply_setup(color, placed)
+
+    def apply_setup(self, color: bool, arrangement: dict[str, str]) -> None:
+        """Hand in a checked (and stored) arrangement; once both are in, the drops become the
+        game's first moves."""
+        self.arrangements[color] = arrangement
+        if not self.board.submit_setup(color, arrangement):
+            return
+        board = self.board
+        drops = len(board.move_stack) - len(self.ucis)
+        trial = board.copy()
+        sans: list[str] = []
+        thais: list[str] = []
+        for _ in range(drops):
+            drop = trial.pop()
+            sans.append(trial.san(drop))
+            thais.append(trial.san(drop, "thai"))
+        self.ucis.extend(entry.uci() for entry in board.move_stack[-drops:])
+        self.sans.extend(reversed(sans))
+        if self.thai is not None:
+            self.thai.extend(reversed(thais))
+        self.move_clocks.extend([(None, None)] * drops)
+        self.setup_plies = len(self.ucis)
+        self.row.ply = len(self.ucis)
+        self.in_setup = False
+        self.version += 1
+        if self.clock is not None:
+            self.clock.since = time.monotonic()
+        self.run_clock()
 
     async def act(self, color: bool, action: str) -> dict[str, Any]:
         """``color`` takes ``action`` (one of :data:`ACTIONS`); returns the game after the
@@ -244,6 +372,7 @@ class Room:
         except (KradanError, ValueError, IndexError, KeyError) as error:
             raise GameError(422, f"illegal move {text!r}: {error}") from None
         san = board.san(move)
+        thai = None if self.thai is None else board.san(move, "thai")
         uci = move.uci()
         # the position after the move is looked at, then taken back until the move is stored:
         # whoever reads the game meanwhile sees only acknowledged moves
@@ -273,6 +402,8 @@ class Room:
         board.push(move)
         self.ucis.append(uci)
         self.sans.append(san)
+        if self.thai is not None and thai is not None:
+            self.thai.append(thai)
         self.move_clocks.append((white_ms, black_ms))
         self.row.ply = len(self.ucis)
         self.version += 1
@@ -298,7 +429,8 @@ class Room:
     def run_clock(self) -> None:
         """Set which clock runs: the side to move's, once both sides have moved."""
         if self.clock is not None:
-            running = self.playing and len(self.ucis) >= 2
+            # a screened setup's drops are not moves: the clocks start after two moves of play
+            running = self.playing and not self.in_setup and len(self.ucis) - self.setup_plies >= 2
             self.clock.running = bool(self.board.turn) if running else None
 
     async def _store_event(self, row: EventRow, ending: Ending | None = None) -> None:
@@ -411,16 +543,18 @@ class Room:
             if not isinstance(entry, CountAction) and bool(trial.turn) == color:
                 human_moves += 1
                 break
-        if human_moves == 0:
-            raise GameError(409, f"{COLORS[color]} has no move to take back")
         stack = len(trial.move_stack)
         plies = sum(1 for entry in trial.move_stack if not isinstance(entry, CountAction))
+        if human_moves == 0 or plies < self.setup_plies:
+            raise GameError(409, f"{COLORS[color]} has no move to take back")
         row = self._event("takeback", color, {"to_ply": plies, "stack": stack})
         await self.rooms.store.take_back(self.row.id, row, plies, stack)
         self.seq += 1
         for _ in range(popped):
             self.board.pop()
         del self.ucis[plies:], self.sans[plies:], self.move_clocks[plies:]
+        if self.thai is not None:
+            del self.thai[plies:]
         self.row.ply = plies
         self.version += 1
         self.draw_offer = None
@@ -456,6 +590,12 @@ class Room:
         self.flag_task = None
         if not self.playing:
             return
+        if self.in_setup:
+            for color in (True, False):
+                if self.is_engine(color) and color not in self.engine_setup:
+                    self.engine_setup.add(color)
+                    self.rooms.spawn(self, self._engine_hands_in(color))
+            return
         turn = bool(self.board.turn)
         if self.is_engine(turn) and self.engine_version != self.version:
             self.engine_version = self.version
@@ -472,15 +612,27 @@ class Room:
                 return
             await asyncio.sleep(left / 1000 + 0.005)
 
+    async def _engine_hands_in(self, color: bool) -> None:
+        """The engine's screened setup: one of the library's preset arrangements."""
+        async with self.lock:
+            if not self.playing or not self.in_setup or color in self.arrangements:
+                return
+            await self._hand_in(color, secrets.choice(sorted(PRESETS)))
+            await self._announce()
+
     def engine_request(self, level: int, **extra: Any) -> EngineRequest:
         history = [
             entry.uci() if not isinstance(entry, CountAction) else f"count:{entry.kind}"
             for entry in self.board.move_stack
         ]
+        options = dict(self.row.options)
+        # the worker replays the history move by move: a screened setup's drops, replayed
+        # alternately, are the same moves under the alternate setup, and play goes on the same
+        options.pop("sittuyin_setup", None)
         clock = self.clock
         return EngineRequest(
             variant=self.game.name,
-            options=dict(self.row.options),
+            options=options,
             start_fen=self.row.start_fen,
             history=history,
             level=level,
@@ -547,6 +699,27 @@ def _can(board: Any, change: Callable[[], Any]) -> bool:
     return True
 
 
+def _screened_rules(board: Any) -> bool:
+    """Whether ``board`` plays Sittuyin's screened setup."""
+    setup = getattr(getattr(board, "variant", None), "sittuyin_setup", None)
+    return str(getattr(setup, "value", setup)) == "screened"
+
+
+def _screened(board: Any) -> bool:
+    """Whether ``board`` starts Sittuyin's screened setup: both sides hold their camp in hand."""
+    return _screened_rules(board) and bool(board.hand(True)) and bool(board.hand(False))
+
+
+def preset_arrangement(name: str, color: bool) -> dict[str, str] | None:
+    """The library's preset arrangement ``name`` for ``color`` (Black's is White's mirrored)."""
+    preset = PRESETS.get(name)
+    if preset is None:
+        return None
+    if color:
+        return dict(preset)
+    return {square[0] + str(9 - int(square[1])): letter for square, letter in preset.items()}
+
+
 def _clock_comment(ms: int) -> str:
     seconds = max(0, ms) / 1000
     hours, rest = divmod(seconds, 3600)
@@ -564,4 +737,4 @@ def start_turn(room: Room) -> bool:
     return bool(board.turn)
 
 
-__all__ = ["Room", "RoomHost", "start_turn"]
+__all__ = ["Room", "RoomHost", "preset_arrangement", "start_turn"]

@@ -92,10 +92,10 @@ class Rooms:
             raise GameError(400, str(error)) from None
         if spec.opponent == "engine" and game.searcher is None:
             raise GameError(400, f"kradan's engine does not play {game.name!r}")
-        if str(json_value(getattr(board.variant, "sittuyin_setup", ""))) == "screened":
-            raise GameError(
-                400, "option sittuyin_setup='screened' is not played by kradan serve yet"
-            )
+        if str(json_value(getattr(board.variant, "sittuyin_setup", ""))) == "screened" and (
+            bool(board.hand(True)) != bool(board.hand(False))
+        ):
+            raise GameError(400, "a screened setup needs both sides' camps in hand, or neither's")
         clock = None if spec.clock is None else parse_clock(spec.clock)
         color = spec.color if spec.color != "random" else secrets.choice(["white", "black"])
         mine = color == "white"
@@ -168,12 +168,21 @@ class Rooms:
             (event for event in stored.events if event.kind in COUNT_EVENTS),
             key=lambda event: int(event.payload.get("at", 0)),
         )
+        # a screened setup's arrangements first: once both are in, they are the first moves
+        for event in stored.events:
+            if event.kind == "setup" and room.in_setup:
+                room.apply_setup(event.side == "white", dict(event.payload["arrangement"]))
         moves = iter(stored.moves)
+        pushed = 0
 
         def push_next() -> None:
+            nonlocal pushed
             move_row = next(moves)
+            pushed += 1
             move = board.parse_uci(move_row.uci)
             room.sans.append(board.san(move))
+            if room.thai is not None:
+                room.thai.append(board.san(move, "thai"))
             board.push(move)
             room.ucis.append(move.uci())
             room.move_clocks.append((move_row.white_ms, move_row.black_ms))
@@ -182,7 +191,7 @@ class Rooms:
             while len(board.move_stack) < int(event.payload.get("at", 0)):
                 push_next()
             board.declare_count() if event.kind == "count_declare" else board.stop_count()
-        for _ in range(len(stored.moves) - len(room.ucis)):
+        for _ in range(len(stored.moves) - pushed):
             push_next()
         room.seq = 1 + max((event.seq for event in stored.events), default=-1)
         room.draw_offer = standing_offer(stored.events, room)
