@@ -1,0 +1,306 @@
+"""The languages of ``kradan serve`` (issue 12): the gettext catalogs are complete and up to date,
+the server picks the language from ``Accept-Language`` and the picker's cookie, and the board
+page shows Thai in a real browser.
+
+With ``KRADAN_WEB_SCREENSHOTS=1`` the Thai board page is saved as ``docs/images/web-thai.png``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("babel")
+pytest.importorskip("jinja2")
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+
+from tests.browser_support import Page, expect, needs_browser, new_game, screenshot, wait_until
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "src" / "kradan" / "web"
+LOCALE = WEB / "locale"
+POT = LOCALE / "messages.pot"
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=locale)
+
+
+def ids(catalog: Catalog) -> set[Any]:
+    return {message.id for message in catalog if message.id}
+
+
+def translated_catalogs() -> list[Path]:
+    return sorted(LOCALE.glob("*/LC_MESSAGES/messages.po"))
+
+
+# --- the catalogs -----------------------------------------------------------------------------
+
+
+def test_the_template_is_what_extraction_gives_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pybabel extract`` (configured in pyproject.toml) finds exactly the strings of
+    messages.pot: a string added to a template, pages.py or app.js without re-extracting, or
+    one left behind in the .pot, fails here."""
+    monkeypatch.chdir(ROOT)
+    fresh = tmp_path / "fresh.pot"
+    CommandLineInterface().run(["pybabel", "--quiet", "extract", "-o", str(fresh)])
+    added = ids(read(fresh)) - ids(read(POT))
+    gone = ids(read(POT)) - ids(read(fresh))
+    assert not added, f"not in messages.pot yet (run pybabel extract): {sorted(map(str, added))}"
+    assert not gone, f"no longer in the code (run pybabel extract): {sorted(map(str, gone))}"
+
+
+def test_the_templates_show_no_text_outside_gettext() -> None:
+    """Every word a template shows is in ``_()``: text between tags and the attributes people
+    read (title, placeholder, aria-label, alt) hold no bare English."""
+    allowed = {"kradan", "FEN", "กระดาน"}
+    for template in sorted((WEB / "templates").glob("*.html")):
+        text = template.read_text(encoding="utf-8")
+        bare = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "", text, flags=re.S)
+        bare = re.sub(r"<script.*?</script>|&\w+;", "", bare, flags=re.S)
+        words = [
+            word
+            for between in re.findall(r">([^<]*)<", bare)
+            for word in re.findall(r"[A-Za-z]+", between)
+        ]
+        assert [w for w in words if w not in allowed] == [], template.name
+        readable = re.findall(
+            r'\b(?:title|placeholder|aria-label|alt)="([^"{]*[A-Za-z][^"]*)"', bare
+        )
+        assert readable == [], template.name
+        # app.js's translatePage() translates data-t="..." in the browser: a msgid too
+        assert set(re.findall(r'data-t="([^"]*)"', bare)) - ids(read(POT)) == set(), template.name
+
+
+def test_app_js_strings_are_in_the_template() -> None:
+    """A quick cross-check of the extractor: every literal ``t('...')`` of app.js is a msgid."""
+    source = (WEB / "static" / "app.js").read_text(encoding="utf-8")
+    called = set(re.findall(r"\bt\('((?:[^'\\]|\\.)*)'", source))
+    assert called, "app.js calls t('...')"
+    known = {message if isinstance(message, str) else message[0] for message in ids(read(POT))}
+    assert called - known == set()
+
+
+@pytest.mark.parametrize("path", translated_catalogs(), ids=lambda path: path.parts[-3])
+def test_every_catalog_is_complete_and_current(path: Path) -> None:
+    language = path.parts[-3]
+    catalog = read(path, language)
+    assert ids(catalog) == ids(read(POT)), f"{language}: run pybabel update"
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), f"{language}: untranslated: {message.id!r}"
+        assert not message.fuzzy, f"{language}: fuzzy: {message.id!r}"
+        assert len(strings) == (catalog.num_plurals if message.pluralizable else 1), message.id
+
+
+def placeholders(text: str) -> set[str]:
+    """``{name}`` (app.js, pages.py) and ``%(name)s`` (the templates) in ``text``."""
+    return set(re.findall(r"\{\w+\}|%\(\w+\)s", text))
+
+
+def _check_placeholders(message: Message, language: str) -> None:
+    sources = message.id if isinstance(message.id, tuple) else (message.id,)
+    wanted = placeholders(sources[-1])
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    for string in strings:
+        assert placeholders(string) == wanted, f"{language}: {message.id!r} -> {string!r}"
+
+
+@pytest.mark.parametrize("path", translated_catalogs(), ids=lambda path: path.parts[-3])
+def test_translations_keep_every_placeholder(path: Path) -> None:
+    language = path.parts[-3]
+    for message in read(path, language):
+        if message.id:
+            _check_placeholders(message, language)
+
+
+def test_a_lost_placeholder_is_caught() -> None:
+    with pytest.raises(AssertionError):
+        _check_placeholders(Message("{color} to move", "ตาเดิน"), "th")
+    _check_placeholders(Message(("{n} ply", "{n} plies"), ("{n} ตา",)), "th")
+
+
+def test_thai_is_offered_and_complete() -> None:
+    from kradan.web import i18n
+
+    assert i18n.languages()[:1] == ("en",) and "th" in i18n.languages()
+    assert i18n.language_name("th") == "ไทย" and i18n.language_name("en") == "English"
+    thai = i18n.translations("th")
+    assert thai.gettext("Makruk") == "หมากรุกไทย"
+    assert thai.ngettext("{n} ply", "{n} plies", 5) == "{n} ตา"
+    assert i18n.translations("en").gettext("Makruk") == "Makruk"
+
+
+def test_the_browser_catalog() -> None:
+    import json
+
+    from kradan.web import i18n
+
+    thai = json.loads(i18n.client_catalog("th"))
+    assert thai["language"] == "th"
+    assert thai["plural"] == {"other": 0}  # Thai has one form
+    assert thai["messages"]["Flip"] == "กลับกระดาน"
+    assert thai["messages"]["{n} ply"] == ["{n} ตา"]
+    english = json.loads(i18n.client_catalog("en"))
+    assert english == {"language": "en", "messages": {}, "plural": {"one": 0, "other": 1}}
+    # nothing in it can close the script element it is put in
+    assert "<" not in i18n.client_catalog("th") and ">" not in i18n.client_catalog("th")
+
+
+def test_plural_forms_that_disagree_with_cldr_are_refused() -> None:
+    from kradan.web.i18n import _plural_categories
+
+    catalog = Catalog(locale="th")
+    assert _plural_categories(catalog, "th") == {"other": 0}
+    catalog = Catalog(locale="en")
+    assert _plural_categories(catalog, "en") == {"one": 0, "other": 1}
+    catalog.mime_headers = [("Plural-Forms", "nplurals=2; plural=(n > 5);")]
+    with pytest.raises(ValueError, match="CLDR"):
+        _plural_categories(catalog, "en")
+
+
+def test_every_game_option_and_value_has_a_label() -> None:
+    """A rule option added to kradan shows up here until it has words people can read (and so
+    a msgid the translators see)."""
+    from enum import Enum
+
+    from kradan.web.pages import GAME_TITLES, OPTION_LABELS, VALUE_LABELS, drawable_games
+
+    for game in drawable_games():
+        assert game.title in GAME_TITLES
+        for name, option in game.options.items():
+            if not option.applies(game.rules):
+                continue
+            assert name in OPTION_LABELS, f"{game.name}: option {name}"
+            if isinstance(option.kind, type) and issubclass(option.kind, Enum):
+                for member in option.kind:
+                    key = (option.kind.__name__, str(member.value))
+                    assert key in VALUE_LABELS, f"{game.name}: {name}={member.value}"
+
+
+@pytest.mark.parametrize(
+    ("header", "cookie", "chosen"),
+    [
+        ("th-TH,th;q=0.9,en-US;q=0.8", None, "th"),
+        ("en-GB,en;q=0.9,th;q=0.8", None, "en"),
+        ("fr;q=1, th;q=0.5", None, "th"),
+        ("th;q=0, en", None, "en"),
+        ("de, *", None, "en"),
+        (None, None, "en"),
+        ("th", "en", "en"),
+        ("en", "th", "th"),
+        ("th", "xx", "th"),  # a cookie of a language not offered is ignored
+        ("q=;;,", None, "en"),
+    ],
+)
+def test_choosing_the_language(header: str | None, cookie: str | None, chosen: str) -> None:
+    from kradan.web.i18n import choose
+
+    assert choose(header, cookie) == chosen
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    from tests.web_helpers import database_url, serving
+
+    with serving(database_url(tmp_path)) as client:
+        yield client
+
+
+def test_accept_language_th_gets_thai_pages(client: Any) -> None:
+    page = client.get("/", headers={"Accept-Language": "th-TH,th;q=0.9"})
+    assert page.headers["content-language"] == "th"
+    assert "Accept-Language" in page.headers["vary"]
+    html = page.text
+    assert '<html lang="th">' in html
+    assert "<h1>เกมใหม่</h1>" in html
+    assert '<option value="makruk" selected>หมากรุกไทย</option>' in html
+    assert "นับศักดิ์หมาก" in html  # a rule option's label
+    assert 'id="kradan-messages"' in html and '"Flip": "กลับกระดาน"' in html
+    board = client.get("/games/AAAAAAAAAAAA", headers={"Accept-Language": "th"}).text
+    assert '<html lang="th">' in board and "กลับกระดาน" in board and "ขอเสมอ" in board
+    english = client.get("/", headers={"Accept-Language": "en-US"}).text
+    assert '<html lang="en">' in english and "<h1>New game</h1>" in english
+    assert '<option value="makruk" selected>Makruk</option>' in english
+
+
+def test_the_cookie_overrides_accept_language(client: Any) -> None:
+    client.cookies.set("kradan_lang", "en")
+    html = client.get("/", headers={"Accept-Language": "th"}).text
+    assert '<html lang="en">' in html and "<h1>New game</h1>" in html
+    client.cookies.set("kradan_lang", "th")
+    html = client.get("/games/AAAAAAAAAAAA", headers={"Accept-Language": "en"}).text
+    assert '<html lang="th">' in html and "กลับกระดาน" in html
+
+
+def test_the_language_picker_sets_the_cookie(client: Any) -> None:
+    answer = client.post(
+        "/language", data={"language": "th", "next": "/games/AAAAAAAAAAAA"}, follow_redirects=False
+    )
+    assert answer.status_code == 303
+    assert answer.headers["location"] == "/games/AAAAAAAAAAAA"
+    assert "kradan_lang=th" in answer.headers["set-cookie"]
+    html = client.get("/", headers={"Accept-Language": "en"}).text  # the client keeps the cookie
+    assert '<html lang="th">' in html
+    # the picker is on the page, the current language marked
+    assert '<button type="submit" name="language" value="th" lang="th" aria-pressed="true"' in html
+    # only a path of this server is a way back
+    for away in ("//example.com/", "https://example.com/", "/\\example.com"):
+        answer = client.post(
+            "/language", data={"language": "en", "next": away}, follow_redirects=False
+        )
+        assert answer.status_code == 303 and answer.headers["location"] == "/"
+    refused = client.post("/language", data={"language": "xx", "next": "/"}, follow_redirects=False)
+    assert refused.status_code == 400 and "xx" in refused.json()["error"]
+
+
+def test_a_bad_game_address_answers_in_the_readers_language(client: Any) -> None:
+    answer = client.get("/games/bad!id", headers={"Accept-Language": "th"})
+    assert answer.status_code == 404 and answer.json()["error"] == "ไม่มีเกม 'bad!id'"
+
+
+# --- in the browser ---------------------------------------------------------------------------
+
+
+@needs_browser
+def test_thai_in_the_browser(page: Page, server: str) -> None:
+    """Pick ไทย in the header, start a game on this screen: the board page speaks Thai, the
+    catalog's data block breaks no content security rule."""
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(server + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.click('form.language button[value="th"]')
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "th")
+    expect(page.locator("h1")).to_have_text("เกมใหม่")
+    expect(page.locator("#variant option:checked")).to_have_text("หมากรุกไทย")
+    new_game(page, server, "makruk", "here")
+    expect(page.locator("html")).to_have_attribute("lang", "th")
+    expect(page.locator("#flip")).to_have_text("กลับกระดาน")
+    expect(page.locator("#title")).to_have_text("หมากรุกไทย")
+    expect(page.locator("#status")).to_have_text("ตาฝ่ายขาวเดิน")
+    expect(page.locator("#name-bottom")).to_have_text("ขาว: คน")
+    expect(page.locator("#labels")).to_have_text("พิกัดอักษรไทย")
+    expect(page.locator('[data-action="resign"]')).to_have_text("ยอมแพ้")
+    wait_until(page, "window.kradanI18n && window.kradanI18n.language === 'th'")
+    plies = page.evaluate("window.kradanI18n.tn('{n} ply', '{n} plies', 3)")
+    assert plies == "3 ตา"
+    screenshot(page, "thai")
+    assert not [text for text in problems if "Content Security Policy" in text], problems
