@@ -21,7 +21,15 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
-from tests.browser_support import Page, expect, needs_browser, new_game, screenshot, wait_until
+from tests.browser_support import (
+    Page,
+    expect,
+    needs_browser,
+    new_game,
+    play,
+    screenshot,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "src" / "kradan" / "web"
@@ -85,7 +93,9 @@ def test_the_templates_show_no_text_outside_gettext() -> None:
 def test_app_js_strings_are_in_the_template() -> None:
     """A quick cross-check of the extractor: every literal ``t('...')`` of app.js is a msgid."""
     source = (WEB / "static" / "app.js").read_text(encoding="utf-8")
-    called = set(re.findall(r"\bt\('((?:[^'\\]|\\.)*)'", source))
+    called = {
+        re.sub(r"\\(.)", r"\1", text) for text in re.findall(r"\bt\('((?:[^'\\]|\\.)*)'", source)
+    }
     assert called, "app.js calls t('...')"
     known = {message if isinstance(message, str) else message[0] for message in ids(read(POT))}
     assert called - known == set()
@@ -302,5 +312,9 @@ def test_thai_in_the_browser(page: Page, server: str) -> None:
     wait_until(page, "window.kradanI18n && window.kradanI18n.language === 'th'")
     plies = page.evaluate("window.kradanI18n.tn('{n} ply', '{n} plies', 3)")
     assert plies == "3 ตา"
+    play(page, "e3e4")
+    play(page, "d6d5")
+    expect(page.locator("#status")).to_have_text("ตาฝ่ายขาวเดิน")
+    expect(page.locator("#moves .move")).to_have_count(2)
     screenshot(page, "thai")
     assert not [text for text in problems if "Content Security Policy" in text], problems

@@ -210,6 +210,7 @@ OPTION_LABELS = {
     "ouk_met_leap": N_("The met's first two-square move"),
     "ouk_rook_aim_cancels": N_("A rook aimed at the king takes away its leap"),
     "ouk_counting": N_("Counting rule"),
+    "ouk_count_sooner": N_("When both counts apply, the one that ends sooner is kept"),
     # Makruk's sutras and handicap
     "sut_khun": N_("King sutra (sut khun)"),
     "sut_met": N_("Met sutra (sut met)"),
@@ -225,6 +226,7 @@ OPTION_LABELS = {
     # the end of the game
     "show_promoted": N_("Mark promoted pawns in the FEN"),
     "counting": N_("Counting"),
+    "board_count_declarer": N_("Who may declare board's honour"),
     "pieces_honour_precedence": N_("Pieces' honour when several rows apply"),
     "pieces_count_optional": N_("The lone side chooses when pieces' honour starts"),
     "allow_voluntary_restart": N_("The lone side may restart pieces' honour"),
@@ -267,6 +269,11 @@ VALUE_LABELS = {
     ("SittuyinSetup", "screened"): N_("screened: each side arranges its camp unseen"),
     ("SittuyinCounting", "asean"): N_("ASEAN rules"),
     ("SittuyinCounting", "seed"): N_("Makruk's pieces' honour table"),
+    ("SittuyinCounting", "seed_literal"): N_(
+        "Makruk's table, from the moment one side has a lone king"
+    ),
+    ("CountDeclarer", "either"): N_("either side"),
+    ("CountDeclarer", "weaker"): N_("the weaker side"),
     ("CountingMode", "auto"): N_("automatic"),
     ("CountingMode", "declared"): N_("declared by the players"),
     ("PiecesPrecedence", "lowest"): N_("the smallest limit"),
@@ -274,6 +281,7 @@ VALUE_LABELS = {
     ("StalemateRule", "draw"): N_("draw"),
     ("StalemateRule", "stalemater_loses"): N_("the side that stalemates loses"),
     ("StalemateRule", "replay"): N_("the game is played again"),
+    ("StalemateRule", "illegal"): N_("a move that stalemates is not allowed"),
     ("PerpetualCheck", "draw"): N_("draw"),
     ("PerpetualCheck", "checker_loses"): N_("the checking side loses"),
     ("InsufficientMaterial", "dead_position"): N_("a draw when neither side can mate"),
