@@ -182,3 +182,38 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(target / f"web-{name}.png"), full_page=True)
     else:
         page.screenshot()  # the page can be drawn
+
+
+def square_centre(page: Page, key: str, width: int = 8, height: int = 8) -> tuple[float, float]:
+    """The centre of ``key`` on the page (White at the bottom unless flipped)."""
+    box = page.locator("#board cg-board").bounding_box()
+    assert box is not None
+    file, rank = ord(key[0]) - 97, int(key[1:]) - 1
+    if page.evaluate("window.kradan.board.state.orientation") == "black":
+        file, rank = width - 1 - file, height - 1 - rank
+    return (
+        box["x"] + (file + 0.5) * box["width"] / width,
+        box["y"] + (height - 1 - rank + 0.5) * box["height"] / height,
+    )
+
+
+def drag_to(page: Page, start: tuple[float, float], key: str) -> None:
+    """Press the mouse at ``start``, drag it to ``key``'s centre and let go."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 5, start[1] + 5, steps=2)
+    page.mouse.move(*square_centre(page, key), steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(80)  # chessgroundx calls back through setTimeout
+
+
+def drag_square(page: Page, orig: str, dest: str) -> None:
+    """Drag the piece on ``orig`` to ``dest``."""
+    drag_to(page, square_centre(page, orig), dest)
+
+
+def drag_from_pocket(page: Page, pocket: str, role: str, key: str) -> None:
+    """Drag the ``role`` piece (``r``) from ``pocket`` (``#pocket-bottom``) to ``key``."""
+    box = page.locator(f"{pocket} piece[data-role='{role}-piece']").bounding_box()
+    assert box is not None
+    drag_to(page, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), key)

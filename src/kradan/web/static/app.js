@@ -469,6 +469,15 @@
     let messageTimer = null;
     let sending = false;
     const refused = new Set(); // colours the server said are not ours
+    // the seat the server says this browser's cookie holds (null: a spectator), once it answers
+    let serverSeat;
+    const NOTATION_KEY = 'kradan.notation';
+    let notation = localStorage.getItem(NOTATION_KEY) === 'thai' ? 'thai' : 'san';
+    // Sittuyin's screened setup: the camp being arranged here ({color, placed: Map key -> role}),
+    // the side whose screen was lifted, and the camps this browser handed in (color -> Map)
+    let arranging = null;
+    let unscreened = null;
+    const handedIn = {};
     const joined = /^#as-(white|black)$/.exec(window.location.hash);
     if (joined) {
       // arrived by an invitation link: the seat cookie holds the token, this notes the side
@@ -483,8 +492,8 @@
     function myColors() {
       if (!game) return [];
       const mine = new Set(Object.keys(seats()).filter(color => color === 'white' || color === 'black'));
-      if (game.seat === 'white' || game.seat === 'black') mine.add(game.seat);
-      if (!mine.size) {
+      if (serverSeat) mine.add(serverSeat);
+      if (!mine.size && serverSeat === undefined) {
         for (const color of ['white', 'black']) {
           const player = (game.players || {})[color] || '';
           if (!player.startsWith('engine') && !refused.has(color)) mine.add(color);
@@ -585,18 +594,26 @@
       return color === 'white' ? /[A-Z]/.test(field) : /[a-z]/.test(field);
     }
 
+    function showPockets(shown) {
+      if (column.classList.contains('pockets-empty') !== shown) return;
+      column.classList.toggle('pockets-empty', !shown);
+      // the board moved: chessgroundx measures it again, or clicks land on the wrong squares
+      board.redrawAll();
+    }
+
     function renderBoard() {
       if (!board) return;
       entered = [];
       $('#finish-chain').hidden = true;
       hideChooser();
+      if (renderSetup()) return;
       if (info.pocket) {
         // the pockets are shown while the setup lasts, that is while a piece is still in hand
         const position = readPosition(viewPly !== null && history ? history.positions[viewPly] : game.fen, 8, 8);
         const inHand = position.pockets
           ? Object.values(position.pockets.white).concat(Object.values(position.pockets.black)).some(n => n > 0)
           : false;
-        column.classList.toggle('pockets-empty', !inHand);
+        showPockets(inHand);
       }
       if (viewPly !== null && history) {
         board.set({
@@ -651,6 +668,10 @@
     }
 
     function onSegment(orig, dest) {
+      if (arranging) {
+        arrange(orig, dest);
+        return;
+      }
       if (!game || viewPly !== null) return;
       const color = board.state.movable.color;
       if (!playing() || color !== game.turn) return;
@@ -787,6 +808,189 @@
       }
     }
 
+    // --- Sittuyin's screened setup ---
+    // Each side arranges its camp here, unseen by the server and the other side, and hands in
+    // the whole of it with "Done". On one screen a screen hides the board while the sides change.
+
+    const SETUP_LETTERS = { k: 'K', f: 'F', s: 'S', n: 'N', r: 'R' };
+
+    function inSetup() {
+      return Boolean(playing() && game.setup);
+    }
+
+    /** The colour this browser arranges now: the first of its human seats not handed in. */
+    function setupColor() {
+      if (!inSetup()) return null;
+      const players = game.players || {};
+      const open = myColors().filter(color =>
+        !game.setup[color] && !String(players[color] || '').startsWith('engine'));
+      if (open.includes('white')) return 'white';
+      return open.includes('black') ? 'black' : null;
+    }
+
+    function sameScreen() {
+      return myColors().length === 2;
+    }
+
+    function inCamp(color, key) {
+      const rank = parseInt(key.slice(1), 10);
+      return color === 'white' ? rank <= 3 : rank >= 6;
+    }
+
+    function backRank(color, key) {
+      return key.slice(1) === (color === 'white' ? '1' : '8');
+    }
+
+    /** The start position with ``placed`` pieces of ``color`` on it and out of its pocket. */
+    function setupPosition(color, placed) {
+      const position = readPosition(game.start_fen || game.fen, 8, 8);
+      if (!placed) return position;
+      for (const [key, role] of placed) {
+        position.pieces.set(key, { role, color, promoted: false });
+        if (position.pockets && position.pockets[color][role]) position.pockets[color][role] -= 1;
+      }
+      return position;
+    }
+
+    /** Where ``role`` may stand in ``color``'s camp: empty squares, chariots on the back rank. */
+    function campSquares(position, color, role) {
+      const found = [];
+      for (let rank = 1; rank <= 8; rank += 1) {
+        for (let file = 0; file < 8; file += 1) {
+          const key = String.fromCharCode(97 + file) + rank;
+          if (!inCamp(color, key) || position.pieces.has(key)) continue;
+          if (role === 'r' && !backRank(color, key)) continue;
+          found.push(key);
+        }
+      }
+      return found;
+    }
+
+    function setupDests(position, color, placed) {
+      const found = new Map();
+      for (const [role, count] of Object.entries(position.pockets ? position.pockets[color] : {})) {
+        if (count > 0) found.set(role.toUpperCase() + '@', campSquares(position, color, role));
+      }
+      for (const [key, role] of placed) found.set(key, campSquares(position, color, role));
+      return found;
+    }
+
+    function piecesLeft(position, color) {
+      return Object.values(position.pockets ? position.pockets[color] : {}).reduce((a, b) => a + b, 0);
+    }
+
+    /** Draw the setup while it lasts; returns whether it did (the board is then drawn). */
+    function renderSetup() {
+      const panel = $('#setup-panel');
+      const screen = $('#setup-screen');
+      if (!inSetup() || viewPly !== null) {
+        arranging = null;
+        panel.hidden = true;
+        screen.hidden = true;
+        return false;
+      }
+      const color = setupColor();
+      if (!color) arranging = null;
+      else if (!arranging || arranging.color !== color) arranging = { color, placed: new Map() };
+      const screened = Boolean(color && sameScreen() && unscreened !== color);
+      screen.hidden = !screened;
+      if (screened) {
+        $('#setup-screen-text').textContent = t('{color} arranges the camp: {other}, look away', {
+          color: colorName(color), other: colorName(opposite(color)),
+        });
+        $('#setup-reveal').textContent = t('Show {color}\'s camp', { color: colorName(color) });
+      }
+      let position;
+      const mine = myColors();
+      if (arranging && !screened) {
+        position = setupPosition(color, arranging.placed);
+      } else if (!color && mine.length === 1 && handedIn[mine[0]]) {
+        position = setupPosition(mine[0], handedIn[mine[0]]); // seen by its own side only
+      } else {
+        position = setupPosition(null, null);
+      }
+      const left = arranging ? piecesLeft(position, arranging.color) : 0;
+      const movable = arranging && !screened ? arranging.color : undefined;
+      showPockets(true);
+      boardElement.classList.remove('history');
+      board.set({
+        fen: writePosition(position, false),
+        turnColor: movable || game.turn,
+        lastMove: undefined,
+        check: false,
+        movable: { color: movable, dests: movable ? setupDests(position, movable, arranging.placed) : new Map() },
+      });
+      board.cancelPremove();
+      panel.hidden = false;
+      const text = $('#setup-text');
+      const done = $('#setup-done');
+      const clear = $('#setup-clear');
+      done.hidden = clear.hidden = !movable;
+      if (movable) {
+        text.textContent = left
+          ? tn('{color}: arrange your camp ({n} piece left), then press Done',
+            '{color}: arrange your camp ({n} pieces left), then press Done', left,
+            { color: colorName(movable) })
+          : t('{color}: your camp is ready; press Done to hand it in', { color: colorName(movable) });
+        done.disabled = left > 0;
+        clear.disabled = arranging.placed.size === 0;
+      } else {
+        const waiting = ['white', 'black'].filter(side => !game.setup[side]);
+        text.textContent = waiting.length === 1
+          ? t('Waiting for {color} to hand in its camp', { color: colorName(waiting[0]) })
+          : t('Both sides arrange their camps unseen');
+      }
+      return true;
+    }
+
+    function arrange(orig, dest) {
+      const { color, placed } = arranging;
+      const position = setupPosition(color, placed);
+      if (orig.endsWith('@')) {
+        const role = orig[0].toLowerCase();
+        if (position.pockets && position.pockets[color][role] > 0 && campSquares(position, color, role).includes(dest)) {
+          placed.set(dest, role);
+        }
+      } else if (placed.has(orig)) {
+        const role = placed.get(orig);
+        if (campSquares(position, color, role).includes(dest)) {
+          placed.delete(orig);
+          placed.set(dest, role);
+        }
+      }
+      renderBoard();
+    }
+
+    async function handIn() {
+      if (!arranging) return;
+      const { color, placed } = arranging;
+      const arrangement = {};
+      for (const [key, role] of placed) arrangement[key] = SETUP_LETTERS[role] || role.toUpperCase();
+      const button = $('#setup-done');
+      button.disabled = true;
+      try {
+        const answer = await request('POST', `/api/games/${encodeURIComponent(gameId)}/setup`,
+          { arrangement }, tokenFor(color));
+        handedIn[color] = new Map(placed);
+        arranging = null;
+        unscreened = null;
+        applyGame(answer);
+      } catch (error) {
+        showMessage(error.message);
+        renderBoard();
+      }
+    }
+
+    $('#setup-done').addEventListener('click', handIn);
+    $('#setup-clear').addEventListener('click', () => {
+      if (arranging) arranging.placed.clear();
+      renderBoard();
+    });
+    $('#setup-reveal').addEventListener('click', () => {
+      unscreened = setupColor();
+      renderBoard();
+    });
+
     // --- actions ---
 
     function actorFor(action) {
@@ -844,7 +1048,9 @@
       const list = $('#moves');
       list.textContent = '';
       const moves = game.moves || [];
-      const san = game.san && game.san.length === moves.length ? game.san : moves;
+      const thai = notation === 'thai' && game.thai_san && game.thai_san.length === moves.length;
+      const san = thai ? game.thai_san : game.san && game.san.length === moves.length ? game.san : moves;
+      list.classList.toggle('thai-san', thai);
       const firstColor = sideToMove(game.start_fen || game.fen);
       let number = firstMoveNumber(game.start_fen || game.fen, info.family);
       const shown = viewPly === null ? moves.length : viewPly;
@@ -911,6 +1117,17 @@
       renderSide();
     });
 
+    $('#notation').addEventListener('click', () => {
+      notation = notation === 'thai' ? 'san' : 'thai';
+      try {
+        localStorage.setItem(NOTATION_KEY, notation);
+      } catch (error) {
+        /* not kept */
+      }
+      renderMoves();
+      renderSide();
+    });
+
     $('#labels').addEventListener('click', () => {
       labels = labels === 'thai' ? 'latin' : 'thai';
       try {
@@ -954,14 +1171,17 @@
       const players = game.players || {};
       $('#name-top').textContent = `${colorName(top)}: ${playerText(players[top])}`;
       $('#name-bottom').textContent = `${colorName(orientation)}: ${playerText(players[orientation])}`;
-      document.querySelector('.player-top').classList.toggle('to-move', playing() && game.turn === top);
-      document.querySelector('.player-bottom').classList.toggle('to-move', playing() && game.turn === orientation);
+      const moving = playing() && !game.setup;
+      document.querySelector('.player-top').classList.toggle('to-move', moving && game.turn === top);
+      document.querySelector('.player-bottom').classList.toggle('to-move', moving && game.turn === orientation);
       $('#title').textContent = info.title;
       document.title = `kradan: ${info.title}`;
 
       const status = $('#status');
       status.classList.toggle('ended', !playing());
-      if (playing()) {
+      if (inSetup()) {
+        status.textContent = t('The setup: each side arranges its camp unseen');
+      } else if (playing()) {
         const thinking = (players[game.turn] || '').startsWith('engine');
         status.textContent = thinking
           ? t('{color} to move (the engine is thinking)', { color: colorName(game.turn) })
@@ -992,8 +1212,8 @@
         offer_draw: seated && !game.draw_offer && !engineGame,
         accept_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
         decline_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
-        claim_draw: seated,
-        takeback: seated && engineGame && (game.moves || []).length > 0,
+        takeback: seated && engineGame && (game.moves || []).length > 0 && !game.setup,
+        claim_draw: seated && !game.setup,
         declare_count: seated && Boolean(game.can_declare_count),
         stop_count: seated && Boolean(game.can_stop_count),
       };
@@ -1001,6 +1221,9 @@
         button.hidden = !show[button.dataset.action];
       }
       $('#labels').textContent = labels === 'thai' ? t('Latin coordinates') : t('Thai coordinates');
+      const notationButton = $('#notation');
+      notationButton.hidden = !game.thai_san;
+      notationButton.textContent = notation === 'thai' ? t('Moves in SAN') : t('Moves in Thai SAN');
 
       $('#fen').value = game.fen;
       const pgn = $('#download-pgn');
@@ -1056,6 +1279,9 @@
       if (!next || !next.variant) return;
       const first = game === null;
       const changed = first || next.ply !== game.ply || (next.moves || []).length !== (game.moves || []).length;
+      if (next.seat && next.my_setup && next.setup) {
+        handedIn[next.seat] = new Map(Object.entries(next.my_setup).map(([key, letter]) => [key, letter.toLowerCase()]));
+      }
       game = next;
       window.kradan.game = next;
       window.kradan.updates += 1;
@@ -1082,7 +1308,10 @@
     function connect() {
       const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
       socket = new WebSocket(`${scheme}//${window.location.host}/api/games/${encodeURIComponent(gameId)}/socket`);
-      socket.addEventListener('open', () => { retry = 500; });
+      socket.addEventListener('open', () => {
+        retry = 500;
+        window.kradan.socketOpen = true;
+      });
       socket.addEventListener('message', event => {
         let message;
         try {
@@ -1094,6 +1323,7 @@
         else if (message.type === 'error') showMessage(message.error);
       });
       socket.addEventListener('close', () => {
+        window.kradan.socketOpen = false;
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 10000);
       });
@@ -1102,7 +1332,17 @@
     window.kradan.updates = 0;
     window.kradan.sending = () => sending;
     request('GET', `/api/games/${encodeURIComponent(gameId)}`)
-      .then(applyGame)
+      .then(state => {
+        serverSeat = state && (state.seat === 'white' || state.seat === 'black') ? state.seat : null;
+        const early = game !== null; // the socket's first state came before this answer
+        applyGame(state);
+        const mine = myColors();
+        if (early && board && mine.length === 1 && orientation !== mine[0]) {
+          orientation = mine[0];
+          board.set({ orientation });
+          renderSide();
+        }
+      })
       .catch(error => {
         $('#status').textContent = error.status === 404 ? t('There is no such game.') : error.message;
       });
