@@ -227,3 +227,48 @@ def test_a_spectator_watches_live_and_cannot_move(
         assert answer.status == 401
     finally:
         watcher.context.close()
+
+
+def test_a_screened_setup_by_invitation(
+    page: Page, server: str, browser: Any, browser_context_args: dict[str, Any]
+) -> None:
+    page.goto(server + "/")
+    page.select_option("#variant", "sittuyin")
+    page.click(".rule-options summary")
+    page.select_option(
+        'fieldset.rules[data-variant="sittuyin"] [data-option="sittuyin_setup"]', "screened"
+    )
+    page.check('input[name="opponent"][value="invite"]')
+    page.click("#start")
+    expect(page.locator("#invitation")).to_be_visible()
+    link = page.input_value("#invite-link")
+    page.click("#go-to-game")
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    expect(page.locator("#setup-screen")).to_be_hidden()  # one person at this screen
+    arrange(page, "#pocket-bottom", WHITE_CAMP)
+    page.click("#setup-done")
+    wait_until(page, "window.kradan.game.setup && window.kradan.game.setup.white")
+    expect(page.locator("#setup-text")).to_contain_text("Waiting for Black")
+    # White still sees the camp it handed in, after a reload too (the server keeps it for its seat)
+    page.reload()
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    assert piece_on(page, "e2") == {"role": "k-piece", "color": "white", "promoted": False}
+    friend = browser.new_context(**browser_context_args).new_page()
+    try:
+        friend.goto(link)
+        friend.wait_for_url("**/games/*")
+        wait_until(friend, "window.kradan.board && window.kradan.game")
+        friend.evaluate("window.kradan.board.set({animation: {enabled: false}})")
+        assert friend.evaluate("window.kradan.board.state.orientation") == "black"
+        assert set(board_pieces(friend).values()) == {"wp", "bp"}  # White's camp stays unseen
+        expect(friend.locator("#setup-screen")).to_be_hidden()
+        arrange(friend, "#pocket-bottom", BLACK_CAMP)  # Black's pocket is at its own edge
+        assert set(board_pieces(page).values()) == {"wp", "bp", "wk", "wf", "ws", "wn", "wr"}
+        friend.click("#setup-done")
+        wait_until(page, "window.kradan.game.ply === 16")
+        wait_until(friend, "window.kradan.game.ply === 16")
+        assert board_pieces(page) == board_pieces(friend)
+        play(page, "a3a4")
+        wait_until(friend, "window.kradan.game.ply === 17")
+    finally:
+        friend.context.close()

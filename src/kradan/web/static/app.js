@@ -828,6 +828,14 @@
       return open.includes('black') ? 'black' : null;
     }
 
+    /** The moves played, less a screened setup's drops (no takeback reaches into the setup). */
+    function playedMoves() {
+      if (game.setup) return 0;
+      const moves = game.moves || [];
+      const screened = (game.options || {}).sittuyin_setup === 'screened';
+      return screened ? moves.filter(uci => !uci.includes('@')).length : moves.length;
+    }
+
     function sameScreen() {
       return myColors().length === 2;
     }
@@ -1212,7 +1220,7 @@
         offer_draw: seated && !game.draw_offer && !engineGame,
         accept_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
         decline_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
-        takeback: seated && engineGame && (game.moves || []).length > 0 && !game.setup,
+        takeback: seated && engineGame && playedMoves() > 0,
         claim_draw: seated && !game.setup,
         declare_count: seated && Boolean(game.can_declare_count),
         stop_count: seated && Boolean(game.can_stop_count),
