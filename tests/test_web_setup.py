@@ -128,6 +128,18 @@ def test_bad_setups_are_refused_and_change_nothing(client: TestClient) -> None:
         answer = client.post(f"/api/games/{game_id}/setup", json=body, headers=bearer(white))
         assert answer.status_code in (400, 422), answer.text
         assert "error" in answer.json()
+    # malformed JSON, an oversize body, an unknown game
+    malformed = client.post(
+        f"/api/games/{game_id}/setup",
+        content=b'{"arrangement": {',
+        headers={**bearer(white), "content-type": "application/json"},
+    )
+    assert malformed.status_code in (400, 422) and "error" in malformed.json()
+    huge = hand_in(client, game_id, white, {f"a{i}": "K" for i in range(1000)})
+    assert huge.status_code == 413 and "4096" in huge.json()["error"]
+    unknown = hand_in(client, "x" * 12, white, WHITE_CAMP)
+    assert unknown.status_code == 404
+    assert game(client, game_id) == before
     # a move in the setup, then the setup handed in twice
     answer = client.post(
         f"/api/games/{game_id}/moves", json={"move": "K@e2"}, headers=bearer(white)
@@ -204,6 +216,16 @@ def test_a_screened_start_needs_both_camps_in_hand(client: TestClient) -> None:
         json={**SCREENED, "opponent": "human", "fen": "8/8/8/8/8/8/8/K6k[R] w - - 0 1"},
     )
     assert answer.status_code == 400 and "both sides" in answer.json()["error"]
+
+
+def test_the_engine_as_white_moves_once_both_camps_are_in(client: TestClient) -> None:
+    created = create(client, **SCREENED, level=1, color="black")
+    game_id, token = created["id"], created["token"]
+    wait_for(lambda: game(client, game_id)["setup"]["white"])
+    state = hand_in(client, game_id, token, BLACK_CAMP).json()
+    assert state["ply"] == 16 and state["turn"] == "white"
+    state = wait_for(lambda: (s := game(client, game_id))["ply"] >= 17 and s, timeout=120)
+    assert state["turn"] == "black" and "@" not in state["moves"][16]
 
 
 def test_the_engine_hands_in_a_preset_and_plays_on(client: TestClient) -> None:
