@@ -186,3 +186,60 @@ def test_moves_events_endings_and_takebacks(db: str) -> None:
     assert (other.row.ply, other.row.status, other.row.termination) == (2, "ended", "stalemate")
     assert playing == [] and count == 2 and missing is None
     assert set(newest) == set(ids) == {"AAAAAAAAAAAA", "BBBBBBBBBBBB"}
+
+
+def test_writes_at_once_share_commits_and_a_bad_one_fails_alone(db: str) -> None:
+    async def work(store: Store) -> Any:
+        rows = [await store.create(new_row(f"G{n:011d}")) for n in range(8)]
+        counted = []
+
+        async def at_once(ply: int, bad: int | None = None) -> list[Any]:
+            commits, writes = store.commits, store.writes
+            results = await asyncio.gather(
+                *(
+                    store.add_move(
+                        row.id, a_move(row.id, ply - (n == bad), f"a{n + 1}a{ply + 2}"), None
+                    )
+                    for n, row in enumerate(rows)
+                ),
+                return_exceptions=True,
+            )
+            counted.append((store.commits - commits, store.writes - writes))
+            return results
+
+        first = await at_once(0)
+        second = await at_once(1, bad=0)  # the first game's ply 0 again
+        return first, second, counted, [await store.load(row.public_id) for row in rows]
+
+    first, second, counted, stored = run(work, db)
+    assert first == [None] * 8
+    assert counted[0] == (1, 8)  # eight games' moves in one commit
+    assert [isinstance(result, Exception) for result in second] == [True] + [False] * 7
+    assert counted[1] == (7, 7)  # the shared commit failed: each alone, the bad one failed
+    assert [[m.uci for m in game.moves] for game in stored] == [["a1a2"]] + [
+        [f"a{n + 1}a2", f"a{n + 1}a3"] for n in range(1, 8)
+    ]
+    assert [game.row.ply for game in stored] == [1] + [2] * 7
+
+
+def test_a_write_is_committed_when_it_returns(db: str) -> None:
+    """What a write's caller has heard back from is in the database for every other
+    connection (nothing waits in a buffer)."""
+
+    async def work(store: Store) -> Any:
+        row = await store.create(new_row())
+        other = storage.make_engine(db)
+        try:
+            seen = []
+            for ply, uci in enumerate(["e3e4", "d6d5", "e4d5"]):
+                await store.add_move(row.id, a_move(row.id, ply, uci), None)
+                async with other.connect() as connection:
+                    found = await connection.execute(
+                        storage.MOVES.select().where(storage.MOVES.c.game_id == row.id)
+                    )
+                    seen.append(len(found.all()))
+            return seen
+        finally:
+            await other.dispose()
+
+    assert run(work, db) == [1, 2, 3]

@@ -234,6 +234,7 @@ class Rooms:
         for task in list(self.tasks):
             with contextlib.suppress(BaseException):
                 await task
+        await self.store.close()  # the writes under way are committed
 
 
 def standing_offer(events: Iterable[EventRow], room: Room) -> bool | None:

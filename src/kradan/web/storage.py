@@ -9,16 +9,19 @@ schema is made and upgraded by the Alembic migrations shipped in ``kradan/web/mi
 
 SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a committed move
 survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
-``busy_timeout``. A move is committed in one transaction before anyone hears of it.
+``busy_timeout``. A move is committed before anyone hears of it. One writer task makes every
+write: the moves of many games that arrive together share a transaction (group commit), written
+with Core ``INSERT``/``UPDATE`` statements of many rows each (see :class:`Store`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -26,9 +29,12 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
+    bindparam,
     delete,
     event,
     func,
+    insert,
     select,
     update,
 )
@@ -246,16 +252,26 @@ class Ending:
 
 
 class Store:
-    """The database seen by the rooms: each method is one transaction."""
+    """The database seen by the rooms.
+
+    Every write (a new game, a move, an event, a takeback) is committed before its method
+    returns. The writes are made by one writer task: the writes that arrive while a commit is
+    under way wait for it, then go to the database together in the next transaction (group
+    commit), so that many games share one commit (one ``fsync``) and each caller still hears
+    back only after its own write is committed. When a transaction of several writes fails,
+    each is tried again in a transaction of its own, so that one bad write fails alone.
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._pending: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: how many transactions the writer committed, and how many writes they held
+        self.commits = 0
+        self.writes = 0
 
-    async def create(self, row: GameRow) -> GameRow:
-        async with self.sessions.begin() as session:
-            session.add(row)
-        return row
+    # --- reading ---------------------------------------------------------------------------------
 
     async def load(self, public_id: str) -> StoredGame | None:
         async with self.sessions() as session:
@@ -292,6 +308,25 @@ class Store:
         async with self.sessions() as session:
             return list(await session.scalars(select(GameRow.public_id).order_by(GameRow.id)))
 
+    async def count_games(self) -> int:
+        async with self.sessions() as session:
+            return int(await session.scalar(select(func.count(GameRow.id))) or 0)
+
+    # --- writing -------------------------------------------------------------------------------
+
+    async def create(self, row: GameRow) -> GameRow:
+        """Store a new game; ``row.id`` is set once it is committed."""
+        values = _row_values(row, skip=("id",))
+
+        async def insert_game(connection: AsyncConnection) -> None:
+            inserted = await connection.execute(
+                insert(GAMES).values(**values).returning(GAMES.c.id)
+            )
+            row.id = int(inserted.scalar_one())
+
+        await self._write(_Write(custom=insert_game))
+        return row
+
     async def add_move(
         self,
         game_id: int,
@@ -300,54 +335,159 @@ class Store:
         events: Sequence[EventRow] = (),
     ) -> None:
         """Store a move (and the events it brings, and its game's end) in one transaction."""
-        async with self.sessions.begin() as session:
-            session.add(move)
-            session.add_all(events)
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(ply=move.ply + 1, updated_at=move.created_at, **_ending_values(ending))
+        game = {"ply": move.ply + 1, "updated_at": move.created_at, **_ending_values(ending)}
+        await self._write(
+            _Write(
+                moves=[_row_values(move)],
+                events=[_row_values(row) for row in events],
+                game=(game_id, game),
             )
+        )
 
     async def add_event(self, game_id: int, row: EventRow, ending: Ending | None = None) -> None:
         """Store an event (and its game's end) in one transaction."""
-        async with self.sessions.begin() as session:
-            session.add(row)
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(updated_at=row.created_at, **_ending_values(ending))
-            )
+        game = {"updated_at": row.created_at, **_ending_values(ending)}
+        await self._write(_Write(events=[_row_values(row)], game=(game_id, game)))
 
     async def take_back(self, game_id: int, row: EventRow, plies: int, stack: int) -> None:
         """Store a takeback to ``plies`` moves: the later moves go, and so do the count events
         at or beyond ``stack`` (their place in the board's move stack)."""
-        async with self.sessions.begin() as session:
-            await session.execute(
-                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= plies)
+        event = _row_values(row)
+
+        async def take(connection: AsyncConnection) -> None:
+            await connection.execute(
+                delete(MOVES).where(MOVES.c.game_id == game_id, MOVES.c.ply >= plies)
             )
-            counts = await session.scalars(
-                select(EventRow).where(
-                    EventRow.game_id == game_id,
-                    EventRow.kind.in_(("count_declare", "count_stop")),
+            counts = await connection.execute(
+                select(EVENTS.c.seq, EVENTS.c.payload).where(
+                    EVENTS.c.game_id == game_id,
+                    EVENTS.c.kind.in_(("count_declare", "count_stop")),
                 )
             )
-            for count in counts:
-                if int(count.payload.get("at", 0)) >= stack:
-                    await session.delete(count)
-            session.add(row)
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
+            gone = [seq for seq, payload in counts if int(payload.get("at", 0)) >= stack]
+            if gone:
+                await connection.execute(
+                    delete(EVENTS).where(EVENTS.c.game_id == game_id, EVENTS.c.seq.in_(gone))
+                )
+            await connection.execute(insert(EVENTS), [event])
+            await connection.execute(
+                update(GAMES)
+                .where(GAMES.c.id == game_id)
                 .values(ply=plies, updated_at=row.created_at)
             )
 
-    async def count_games(self) -> int:
-        async with self.sessions() as session:
-            return int(await session.scalar(select(func.count(GameRow.id))) or 0)
+        await self._write(_Write(custom=take))
 
     async def close(self) -> None:
-        """Finish what the store is doing (nothing is pending between its transactions)."""
+        """Wait for the writes under way to be committed."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
+    async def _write(self, write: _Write) -> None:
+        """Hand ``write`` to the writer task and wait until it is committed.
+
+        :raises Exception: what the database raised for this write (in a transaction of its
+            own); nothing of it is stored then.
+        """
+        write.done = asyncio.get_running_loop().create_future()
+        self._pending.append(write)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_all())
+        await asyncio.shield(write.done)
+
+    async def _write_all(self) -> None:
+        """The writer: commit what is pending, in one transaction, until nothing is."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._commit(batch)
+            except Exception as error:
+                if len(batch) == 1:
+                    _settle(batch[0], error)
+                    continue
+                for write in batch:  # each alone: only the bad one fails
+                    try:
+                        await self._commit([write])
+                    except Exception as error:
+                        _settle(write, error)
+                    else:
+                        _settle(write, None)
+            else:
+                for write in batch:
+                    _settle(write, None)
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        async with self.engine.begin() as connection:
+            for write in batch:
+                if write.custom is not None:
+                    await write.custom(connection)
+            moves = [values for write in batch for values in write.moves]
+            if moves:
+                await connection.execute(insert(MOVES), moves)
+            events = [values for write in batch for values in write.events]
+            if events:
+                await connection.execute(insert(EVENTS), events)
+            # the games' rows, in groups that set the same columns (one statement each)
+            groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+            for write in batch:
+                if write.game is not None:
+                    game_id, values = write.game
+                    bound = {f"new_{key}": value for key, value in values.items()}
+                    groups.setdefault(tuple(sorted(values)), []).append({"game": game_id, **bound})
+            for columns, rows in groups.items():
+                statement = (
+                    update(GAMES)
+                    .where(GAMES.c.id == bindparam("game"))
+                    .values({column: bindparam(f"new_{column}") for column in columns})
+                )
+                await connection.execute(statement, rows)
+        self.commits += 1
+        self.writes += len(batch)
+
+
+@dataclass
+class _Write:
+    """One write for the writer: rows to insert, a game's row to update, or a function of the
+    connection; ``done`` is resolved once it is committed."""
+
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    game: tuple[int, dict[str, Any]] | None = None
+    custom: Callable[[AsyncConnection], Awaitable[None]] | None = None
+    done: asyncio.Future[None] | None = None
+
+
+def _settle(write: _Write, error: BaseException | None) -> None:
+    done = write.done
+    if done is None or done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
+GAMES = cast(Table, GameRow.__table__)
+MOVES = cast(Table, MoveRow.__table__)
+EVENTS = cast(Table, EventRow.__table__)
+
+
+def _row_values(row: Base, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every column of an ORM object as a value for a Core insert (Python-side defaults
+    filled in where the object has ``None``)."""
+    table = cast(Table, row.__table__)
+    values = {}
+    for column in table.columns:
+        if column.key in skip:
+            continue
+        value = getattr(row, column.key)
+        default = column.default
+        if value is None and default is not None and getattr(default, "is_scalar", False):
+            value = default.arg  # type: ignore[attr-defined]
+        elif value is None and default is not None and getattr(default, "is_callable", False):
+            value = default.arg(None)  # type: ignore[attr-defined]
+        values[column.key] = value
+    return values
 
 
 def _ending_values(ending: Ending | None) -> dict[str, Any]:
