@@ -1,0 +1,417 @@
+"""Load on ``kradan serve``: many games between people played at once over the websocket, both
+sides moving as soon as the server acknowledges, on SQLite and on PostgreSQL.
+
+    python benchmarks/serve_load.py                         # 200 games, 40 plies, both databases
+    python benchmarks/serve_load.py --games 50 --db sqlite
+    python benchmarks/serve_load.py --crash                 # SIGKILL under load, then restart
+
+The server is the real ``kradan serve`` (uvicorn, a subprocess on 127.0.0.1 and a free port) on a
+temporary SQLite file, or on a throw-away PostgreSQL cluster (tests/postgres_support.py, fsync on)
+when PostgreSQL is installed. The script creates ``--games`` games with ``opponent: "human"``
+(the answer holds both seats' tokens), opens one websocket per seat, and each seat plays a random
+legal move (seeded) as soon as it is its turn, for ``--plies`` plies or until the game ends.
+
+A move is acknowledged by the game message the server sends after committing it; its latency is
+the time from sending the move to that message. ``lost`` counts acknowledged moves that are not
+in the database afterwards (read from the database, not from the server's memory).
+
+``--crash`` kills the server with SIGKILL once half the moves are acknowledged, starts it again
+on the same database, checks that every acknowledged move is stored (the database may hold one
+more per game, committed but not yet acknowledged), and plays one more move in every game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from _table import print_table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres_support import Cluster, find_bindir, free_port  # noqa: E402
+
+# --- the server --------------------------------------------------------------------------------
+
+
+def call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` and its reaped children, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    """``kradan serve`` on ``db``, a subprocess; its output goes to ``log``."""
+
+    def __init__(self, db: str, log: Path) -> None:
+        self.db = db
+        self.log = log
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.cpu_at_kill = 0.0
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1",
+                "--port", str(self.port), "--db", self.db]  # fmt: skip
+
+    def start(self) -> Server:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                self.command(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        deadline = time.monotonic() + 120
+        while True:
+            if self.process.poll() is not None:
+                raise SystemExit(f"kradan serve exited:\n{self.log.read_text()[-3000:]}")
+            try:
+                call(f"{self.base}/api/games?limit=1")
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise SystemExit("kradan serve did not start in 120 s") from None
+                time.sleep(0.1)
+        self.settle()
+        return self
+
+    def settle(self, quiet: float = 0.05, longest: float = 60.0) -> None:
+        """Wait until the server and the engine's worker it warms at start-up are idle."""
+        assert self.process is not None
+        deadline = time.monotonic() + longest
+        while time.monotonic() < deadline:
+            pids = [self.process.pid, *children(self.process.pid)]
+            before = sum(cpu_seconds(pid) for pid in pids)
+            time.sleep(0.5)
+            if sum(cpu_seconds(pid) for pid in pids) - before < quiet * 0.5:
+                return
+
+    def cpu(self) -> float:
+        """The server's CPU time so far (until it was killed)."""
+        if self.process is None or self.process.poll() is not None:
+            return self.cpu_at_kill
+        return cpu_seconds(self.process.pid)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.cpu_at_kill = cpu_seconds(self.process.pid)
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+@contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """A new database of ``kind``: an SQLite file, or a PostgreSQL cluster of its own."""
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder / 'games.db'}"
+        return
+    bindir, why = find_bindir()
+    if bindir is None:
+        raise SystemExit(why)
+    with Cluster(bindir, durable=True) as cluster:
+        yield cluster.new_database()
+
+
+# --- the players -------------------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    """One game as the players saw it."""
+
+    id: str
+    tokens: dict[str, str]
+    acknowledged: list[str] = field(default_factory=list)
+    done: bool = False
+
+
+@dataclass
+class Load:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    moves: int = 0
+
+
+async def seat(
+    base: str, played: Played, color: str, plies: int, load: Load, rng: random.Random,
+    crashing: asyncio.Event,
+) -> None:  # fmt: skip
+    """One seat of one game: plays a random legal move whenever it is its turn."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    url = base.replace("http://", "ws://") + f"/api/games/{played.id}/socket"
+    try:
+        async with connect(url, max_size=2**22, compression=None) as socket:
+            await socket.send(json.dumps({"type": "auth", "token": played.tokens[color]}))
+            sent_at: float | None = None
+            sent_ply = -1
+            async for text in socket:
+                message = json.loads(text)
+                if message.get("type") != "game":  # a refused move: this game stops
+                    load.errors.append(f"{played.id} {color}: {message}")
+                    return
+                state = message["game"]
+                ply = state["ply"]
+                if len(state["moves"]) > len(played.acknowledged):
+                    played.acknowledged = state["moves"]
+                if sent_at is not None and ply > sent_ply:
+                    load.latencies.append(time.perf_counter() - sent_at)
+                    load.moves += 1
+                    sent_at = None
+                if state["status"] != "playing" or ply >= plies:
+                    played.done = True
+                    return
+                if state["turn"] == color and sent_at is None and ply != sent_ply:
+                    move = rng.choice(state["legal_moves"])
+                    sent_at, sent_ply = time.perf_counter(), ply
+                    await socket.send(json.dumps({"type": "move", "move": move}))
+    except (ConnectionClosed, OSError) as error:
+        if not crashing.is_set():
+            load.errors.append(f"{played.id} {color}: {error!r}")
+
+
+async def create_games(base: str, count: int) -> list[Played]:
+    def one(_: int) -> Played:
+        created = call(f"{base}/api/games", {"opponent": "human"})
+        return Played(created["id"], {"white": created["token"], "black": created["invite"]})
+
+    loop = asyncio.get_running_loop()
+    return list(await asyncio.gather(*(loop.run_in_executor(None, one, n) for n in range(count))))
+
+
+async def play_all(
+    base: str, games: list[Played], plies: int, seed: int, kill_at: int | None, server: Server,
+    timeout: float = 600,
+) -> tuple[Load, float]:  # fmt: skip
+    """Every game at once; with ``kill_at``, SIGKILL the server once that many moves are
+    acknowledged. Returns the load and the seconds it took."""
+    load = Load()
+    crashing = asyncio.Event()
+    tasks = [
+        asyncio.create_task(
+            seat(base, played, color, plies, load, random.Random(f"{seed}/{n}/{color}"), crashing)
+        )
+        for n, played in enumerate(games)
+        for color in ("white", "black")
+    ]
+    start = time.perf_counter()
+    if kill_at is not None:
+        while load.moves < kill_at and not all(task.done() for task in tasks):
+            await asyncio.sleep(0.005)
+        crashing.set()
+        server.kill()
+    _, late = await asyncio.wait(tasks, timeout=timeout)
+    for task in late:  # a game stuck (its other seat stopped, or the server stalled)
+        task.cancel()
+        load.errors.append(f"a seat still waiting after {timeout} s")
+    return load, time.perf_counter() - start
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+async def stored_moves(db: str, games: list[Played]) -> dict[str, list[str]]:
+    """Each game's moves as the database holds them."""
+    from kradan.web.storage import Store, make_engine
+
+    engine = make_engine(db)
+    try:
+        store = Store(engine)
+        found = {}
+        for played in games:
+            stored = await store.load(played.id)
+            found[played.id] = [] if stored is None else [move.uci for move in stored.moves]
+        return found
+    finally:
+        await engine.dispose()
+
+
+def lost_moves(games: list[Played], stored: dict[str, list[str]], slack: int) -> tuple[int, int]:
+    """Acknowledged moves missing from (or contradicted by) the database, and games whose
+    stored moves go more than ``slack`` beyond what was acknowledged."""
+    lost = beyond = 0
+    for played in games:
+        on_disk = stored[played.id]
+        acked = played.acknowledged
+        same = 0
+        while same < min(len(acked), len(on_disk)) and acked[same] == on_disk[same]:
+            same += 1
+        lost += len(acked) - same
+        if len(on_disk) > len(acked) + slack:
+            beyond += 1
+    return lost, beyond
+
+
+def go_on(base: str, games: list[Played]) -> tuple[int, list[str]]:
+    """One more move in every game still being played; how many were accepted, and errors."""
+    accepted, errors = 0, []
+    for played in games:
+        try:
+            state = call(f"{base}/api/games/{played.id}")
+            if state["status"] != "playing":
+                accepted += 1  # an ended game has nothing to go on with
+                continue
+            move = state["legal_moves"][0]
+            after = call(
+                f"{base}/api/games/{played.id}/moves", {"move": move}, played.tokens[state["turn"]]
+            )
+            if after["ply"] == state["ply"] + 1:
+                accepted += 1
+            else:
+                errors.append(f"{played.id}: ply {after['ply']} after {state['ply']}")
+        except (urllib.error.URLError, KeyError, IndexError) as error:
+            errors.append(f"{played.id}: {error!r}")
+    return accepted, errors
+
+
+# --- a run -------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> list[list[str]]:
+    with database(kind, folder) as db:
+        server = Server(db, folder / f"server-{kind}.log").start()
+        try:
+            games = asyncio.run(create_games(server.base, args.games))
+            cpu_before = server.cpu()
+            client_before = time.process_time()
+            kill_at = args.games * args.plies // 2 if args.crash else None
+            load, seconds = asyncio.run(
+                play_all(server.base, games, args.plies, args.seed, kill_at, server)
+            )
+            server_cpu = server.cpu() - cpu_before
+            client_cpu = time.process_time() - client_before
+            if args.crash:
+                server.start()  # the same database, a new server
+            else:
+                server.stop()
+            stored = asyncio.run(stored_moves(db, games))
+            lost, beyond = lost_moves(games, stored, slack=1 if args.crash else 0)
+            acknowledged = sum(len(played.acknowledged) for played in games)
+            row = [
+                kind,
+                str(args.games),
+                str(load.moves),
+                f"{seconds:.2f}",
+                f"{load.moves / seconds:.0f}",
+                f"{percentile(load.latencies, 0.50) * 1000:.1f}",
+                f"{percentile(load.latencies, 0.99) * 1000:.1f}",
+                str(len(load.errors)),
+                str(lost),
+            ]
+            mean = statistics.fmean(load.latencies) * 1000 if load.latencies else 0.0
+            notes.append(
+                f"{kind}: server CPU {server_cpu:.1f} s, load generator CPU {client_cpu:.1f} s, "
+                f"mean latency {mean:.1f} ms"
+            )
+            notes += [f"  error: {error}" for error in load.errors[:5]]
+            if args.crash:
+                accepted, errors = go_on(server.base, games)
+                notes += [f"  could not go on: {error}" for error in errors[:5]]
+                row += [
+                    str(acknowledged),
+                    str(sum(len(moves) for moves in stored.values())),
+                    str(beyond),
+                    f"{accepted}/{len(games)}",
+                ]
+            return [row]
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games played at once (200)")
+    parser.add_argument("--plies", type=int, default=40, help="plies per game at most (40)")
+    parser.add_argument("--db", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--crash", action="store_true", help="SIGKILL the server under load")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
+    if args.db == "both" and find_bindir()[0] is None:
+        print(f"PostgreSQL skipped: {find_bindir()[1]}", file=sys.stderr)
+        kinds = ["sqlite"]
+    header = [
+        "database",
+        "games",
+        "moves",
+        "seconds",
+        "moves/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "lost",
+    ]
+    if args.crash:
+        header += ["acknowledged", "stored", "stored > acked+1", "went on"]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="kradan-load-") as folder:
+        for kind in kinds:
+            rows += run(kind, args, Path(folder), notes)
+    title = f"kradan serve under load: {args.games} games, {args.plies} plies, websocket, loopback"
+    if args.crash:
+        title += ", SIGKILL at half the moves, then a restart"
+    print_table(title, header, rows)
+    print()
+    print("\n".join(notes))
+
+
+if __name__ == "__main__":
+    main()
