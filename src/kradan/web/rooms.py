@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Iterable
@@ -219,11 +220,14 @@ class Rooms:
 
     async def broadcast(self, room: Room, state: dict[str, Any]) -> None:
         """Send the game to every subscriber of ``room``, in order; drop the ones that fail."""
+        # encoded once for every subscriber (as Starlette's send_json would)
         message = {"type": "game", "game": state}
+        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         async with room.send_lock:
             for socket in list(room.subscribers):
                 try:
-                    await asyncio.wait_for(socket.send_json(message), timeout=5)
+                    async with asyncio.timeout(5):
+                        await socket.send_text(text)
                 except Exception:
                     room.subscribers.discard(socket)
 
