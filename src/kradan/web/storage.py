@@ -397,24 +397,33 @@ class Store:
 
     async def _write_all(self) -> None:
         """The writer: commit what is pending, in one transaction, until nothing is."""
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                await self._commit(batch)
-            except Exception as error:
-                if len(batch) == 1:
-                    _settle(batch[0], error)
-                    continue
-                for write in batch:  # each alone: only the bad one fails
-                    try:
-                        await self._commit([write])
-                    except Exception as error:
-                        _settle(write, error)
-                    else:
+        batch: list[_Write] = []
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await self._commit(batch)
+                except Exception as error:
+                    if len(batch) == 1:
+                        _settle(batch[0], error)
+                        continue
+                    for write in batch:  # each alone: only the bad one fails
+                        try:
+                            await self._commit([write])
+                        except Exception as alone:
+                            _settle(write, alone)
+                        else:
+                            _settle(write, None)
+                else:
+                    for write in batch:
                         _settle(write, None)
-            else:
-                for write in batch:
-                    _settle(write, None)
+        except BaseException:  # cancelled: no caller waits for ever (whether it is stored
+            # is unknown, as for a server killed during a commit)
+            stopped = RuntimeError("the store's writer was stopped")
+            for write in [*batch, *self._pending]:
+                _settle(write, stopped)
+            self._pending = []
+            raise
 
     async def _commit(self, batch: list[_Write]) -> None:
         async with self.engine.begin() as connection:
