@@ -4,6 +4,7 @@ sides moving as soon as the server acknowledges, on SQLite and on PostgreSQL.
     python benchmarks/serve_load.py                         # 200 games, 40 plies, both databases
     python benchmarks/serve_load.py --games 50 --db sqlite
     python benchmarks/serve_load.py --crash                 # SIGKILL under load, then restart
+    python benchmarks/serve_load.py --think 1000            # players who think about a second
 
 The server is the real ``kradan serve`` (uvicorn, a subprocess on 127.0.0.1 and a free port) on a
 temporary SQLite file, or on a throw-away PostgreSQL cluster (tests/postgres_support.py, fsync on)
@@ -15,7 +16,12 @@ A move is acknowledged by the game message the server sends after committing it;
 the time from sending the move to that message. ``lost`` counts acknowledged moves that are not
 in the database afterwards (read from the database, not from the server's memory).
 
-``--crash`` kills the server with SIGKILL once half the moves are acknowledged, starts it again
+The load is closed: each game always has one move on its way, so with ``--think 0`` the
+latency is about the number of games divided by the server's moves per second (Little's law);
+``--think`` gives each move a pause before it is sent (not counted in the latency).
+
+``--crash`` kills the server with SIGKILL soon after half the moves are acknowledged (at a random
+moment of the next quarter second), starts it again
 on the same database, checks that every acknowledged move is stored (the database may hold one
 more per game, committed but not yet acknowledged), and plays one more move in every game.
 """
@@ -183,7 +189,7 @@ class Load:
 
 async def seat(
     base: str, played: Played, color: str, plies: int, load: Load, rng: random.Random,
-    crashing: asyncio.Event,
+    crashing: asyncio.Event, think: float = 0.0,
 ) -> None:  # fmt: skip
     """One seat of one game: plays a random legal move whenever it is its turn."""
     from websockets.asyncio.client import connect
@@ -213,6 +219,8 @@ async def seat(
                     return
                 if state["turn"] == color and sent_at is None and ply != sent_ply:
                     move = rng.choice(state["legal_moves"])
+                    if think:  # a player who thinks (not counted in the latency)
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                     sent_at, sent_ply = time.perf_counter(), ply
                     await socket.send(json.dumps({"type": "move", "move": move}))
     except (ConnectionClosed, OSError) as error:
@@ -231,30 +239,39 @@ async def create_games(base: str, count: int) -> list[Played]:
 
 async def play_all(
     base: str, games: list[Played], plies: int, seed: int, kill_at: int | None, server: Server,
-    timeout: float = 600,
+    think: float = 0.0, stall: float = 20,
 ) -> tuple[Load, float]:  # fmt: skip
     """Every game at once; with ``kill_at``, SIGKILL the server once that many moves are
     acknowledged. Returns the load and the seconds it took."""
     load = Load()
     crashing = asyncio.Event()
-    tasks = [
-        asyncio.create_task(
-            seat(base, played, color, plies, load, random.Random(f"{seed}/{n}/{color}"), crashing)
-        )
-        for n, played in enumerate(games)
-        for color in ("white", "black")
-    ]
+    tasks = []
+    for n, played in enumerate(games):
+        for color in ("white", "black"):
+            rng = random.Random(f"{seed}/{n}/{color}")
+            work = seat(base, played, color, plies, load, rng, crashing, think)
+            tasks.append(asyncio.create_task(work))
     start = time.perf_counter()
     if kill_at is not None:
         while load.moves < kill_at and not all(task.done() for task in tasks):
             await asyncio.sleep(0.005)
+        # then at a random moment: the games move in waves (one commit for many games), and
+        # the kill should not always fall between two of them
+        await asyncio.sleep(random.Random(seed).uniform(0, 0.25))
         crashing.set()
         server.kill()
-    _, late = await asyncio.wait(tasks, timeout=timeout)
-    for task in late:  # a game stuck (its other seat stopped, or the server stalled)
+    # a game whose other seat stopped, or a stalled server: no move for ``stall`` seconds
+    moves, last = load.moves, time.perf_counter()
+    late = [task for task in tasks if not task.done()]
+    while late and time.perf_counter() - last < stall:
+        await asyncio.wait(late, timeout=0.5)
+        late = [task for task in late if not task.done()]
+        if load.moves != moves:
+            moves, last = load.moves, time.perf_counter()
+    for task in late:
         task.cancel()
-        load.errors.append(f"a seat still waiting after {timeout} s")
-    return load, time.perf_counter() - start
+        load.errors.append(f"a seat still waiting, no move acknowledged for {stall} s")
+    return load, time.perf_counter() - start - (stall if late else 0.0)
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -333,7 +350,9 @@ def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> 
             client_before = time.process_time()
             kill_at = args.games * args.plies // 2 if args.crash else None
             load, seconds = asyncio.run(
-                play_all(server.base, games, args.plies, args.seed, kill_at, server)
+                play_all(
+                    server.base, games, args.plies, args.seed, kill_at, server, args.think / 1000
+                )
             )
             server_cpu = server.cpu() - cpu_before
             client_cpu = time.process_time() - client_before
@@ -382,6 +401,13 @@ def main() -> None:
     parser.add_argument("--db", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--crash", action="store_true", help="SIGKILL the server under load")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0,
+        metavar="MS",
+        help="each move waits 0.5-1.5 times MS before it is sent (0: as fast as acknowledged)",
+    )
     args = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     if args.db == "both" and find_bindir()[0] is None:
@@ -406,6 +432,8 @@ def main() -> None:
         for kind in kinds:
             rows += run(kind, args, Path(folder), notes)
     title = f"kradan serve under load: {args.games} games, {args.plies} plies, websocket, loopback"
+    if args.think:
+        title += f", {args.think:g} ms thinking per move"
     if args.crash:
         title += ", SIGKILL at half the moves, then a restart"
     print_table(title, header, rows)
