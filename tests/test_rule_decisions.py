@@ -1,6 +1,6 @@
 """RULES.md Decisions 8-10 and the options section 8 marks "added" (issue 13): the seed's
-declared pieces' honour, and every reading of the seeds as an option, each tested for each
-setting."""
+declared pieces' honour, every reading of the seeds as an option (each tested for each setting),
+and Alquerque positions without pieces."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from kradan import Board
 from kradan.engine.chess import Searcher
 from kradan.engine.types import Limit
+from kradan.errors import CountingError
 from kradan.outcome import Termination
 
 
@@ -85,3 +86,178 @@ def test_the_search_finds_the_mate_on_the_last_move_the_count_allows(counting: s
     found = Searcher().best_move(board, Limit(depth=3))
     assert found.move is not None and found.move.uci() == "b3b8"
     assert found.info is not None and found.info.score.mate == 1
+
+
+# --- Decision 9: board_count_declarer (RULES.md 2.6.4, [S0]) --------------------------------------
+
+# White has two rooks and a knight, Black a rook: no pawns, a piece on each side
+BOARD_COUNT = "8/8/4k3/8/1r6/8/8/R2K1N1R {} - - 0 40"
+
+
+@pytest.mark.parametrize("declarer", ["either", "weaker"])
+def test_the_weaker_side_may_always_declare_boards_honour(declarer: str) -> None:
+    board = Board(BOARD_COUNT.format("b"), counting="declared", board_count_declarer=declarer)
+    board.declare_count()
+    state = board.counting_state()
+    assert state is not None and state.honour == "board's honour" and not state.counting_side
+
+
+def test_the_stronger_side_may_declare_only_when_either_may() -> None:
+    either = Board(BOARD_COUNT.format("w"), counting="declared")
+    either.declare_count()
+    state = either.counting_state()
+    assert state is not None and state.counting_side  # White counts
+    weaker = Board(BOARD_COUNT.format("w"), counting="declared", board_count_declarer="weaker")
+    with pytest.raises(CountingError, match=r"only the weaker side.*13 points.*against 5"):
+        weaker.declare_count()
+    assert weaker.counting_state() is None and weaker.move_stack == []
+
+
+def test_with_equal_material_either_side_may_declare() -> None:
+    # a rook each: neither side is the weaker
+    board = Board("8/8/4k3/8/1r6/8/8/R2K4 w - - 0 40", counting="declared",
+                  board_count_declarer="weaker")  # fmt: skip
+    board.declare_count()
+    assert board.counting_state() is not None
+
+
+# --- Decision 9: stalemate="illegal" (RULES.md 2.4, C1) -------------------------------------------
+
+# White's rook on d1 could go to d2 and stalemate the king on a1
+STALEMATE_TRAP = "8/8/8/8/8/8/8/k1KR4 w - - 0 1"
+
+
+def test_a_stalemating_move_is_legal_by_default_and_draws() -> None:
+    board = Board(STALEMATE_TRAP)
+    assert board.is_legal(board.parse_uci("d1d2"))
+    board.push_uci("d1d2")
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.STALEMATE
+    assert outcome.result() == "1/2-1/2"
+
+
+def test_a_stalemating_move_is_illegal_under_the_option() -> None:
+    board = Board(STALEMATE_TRAP, stalemate="illegal")
+    moves = {move.uci() for move in board.legal_moves}
+    assert "d1d2" not in moves
+    assert moves == {move.uci() for move in Board(STALEMATE_TRAP).legal_moves} - {"d1d2"}
+    assert not board.is_legal(Board(STALEMATE_TRAP).parse_uci("d1d2"))
+    with pytest.raises(ValueError, match="illegal move 'd1d2'"):
+        board.push_uci("d1d2")
+    with pytest.raises(ValueError, match="Rd2"):
+        board.push_san("Rd2")
+    assert board.perft(1) == len(moves)
+    below = 0
+    for move in board.legal_moves:  # two plies, each filtered
+        board.push(move)
+        below += len(list(board.legal_moves))
+        board.pop()
+    assert board.perft(2) == below == sum(board.perft_divide(2).values())
+    assert board.perft(1) == Board(STALEMATE_TRAP).perft(1) - 1  # d1d2 is gone
+
+
+# Black's king on a4 and every pawn are frozen: each of White's three king moves stalemates
+ONLY_STALEMATES = "8/8/8/1p2p3/kPp1P3/p1P5/P7/7K w - - 0 1"
+
+
+@pytest.mark.parametrize("rule", ["draw", "illegal"])
+def test_when_every_move_stalemates_they_stay_legal_and_draw(rule: str) -> None:
+    board = Board(ONLY_STALEMATES, stalemate=rule)
+    assert sorted(move.uci() for move in board.legal_moves) == ["h1g1", "h1g2", "h1h2"]
+    board.push_uci("h1g2")
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.STALEMATE
+    assert outcome.result() == "1/2-1/2"
+
+
+def test_the_search_never_plays_a_stalemating_move_under_the_option() -> None:
+    found = Searcher().best_move(Board(STALEMATE_TRAP, stalemate="illegal"), Limit(depth=3))
+    assert found.move is not None and found.move.uci() != "d1d2"
+
+
+# --- Decision 9: sittuyin_counting="seed_literal" (RULES.md 5.6, [S4]) ---------------------------
+
+# White's rook takes Black's last piece; White keeps a pawn on a3
+LONE_WITH_PAWNS = "8/8/4k3/8/1r6/P7/8/1R1K4[] w - - 0 40"
+
+
+@pytest.mark.parametrize(
+    ("counting", "fen_end", "moves_left"),
+    [
+        ("asean", "b - - 0 40", None),  # a pawn on the board: no count (Fairy-Stockfish)
+        ("seed", "b - - 0 40", None),  # the seed with Makruk's pawn condition
+        ("seed_literal", "b - 32 8 40", 12),  # at once: one rook (16) less 4 pieces
+    ],
+)
+def test_the_literal_seed_counts_a_lone_king_with_pawns_on_the_board(
+    counting: str, fen_end: str, moves_left: int | None
+) -> None:
+    board = play(Board(LONE_WITH_PAWNS, variant="sittuyin", sittuyin_counting=counting), "b1b4")
+    assert board.fen().endswith(fen_end)
+    state = board.counting_state()
+    assert (state and state.moves_left) == moves_left
+    # the position, counting fields included, reads back under the same rule
+    again = Board(board.fen(), variant="sittuyin", sittuyin_counting=counting)
+    assert again.fen() == board.fen()
+
+
+def test_the_literal_count_draws_when_the_moves_run_out() -> None:
+    board = play(Board(LONE_WITH_PAWNS, variant="sittuyin", sittuyin_counting="seed_literal"),
+                 "b1b4")  # fmt: skip
+    shuffle = ["e6e7", "d1c1", "e7e6", "c1d1"]
+    for ply in range(24):  # Black moves first: 12 moves each, none of White's a mate
+        board.push_uci(shuffle[ply % 4])
+        assert board.outcome() is None
+    board.push_uci(shuffle[24 % 4])  # the lone king's move after White's twelfth
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.COUNTING_LIMIT
+
+
+# --- Decision 9: ouk_count_sooner (RULES.md 3.3 item 3; Fairy-Stockfish's test case) --------------
+
+SOONER = "8/2K3k1/5m2/4S1S1/8/8/8/8 w - 126 101 80"
+
+
+@pytest.mark.parametrize(
+    ("sooner", "fen_end"),
+    [
+        (False, "b - 42 8 80"),  # pieces' honour: two khons, 21 moves, from 4 pieces
+        (True, "b - 126 102 80"),  # board's honour has 12 moves left, fewer than 17
+    ],
+)
+def test_the_count_that_ends_sooner_applies(sooner: bool, fen_end: str) -> None:
+    board = play(Board(SOONER, variant="cambodian", ouk_count_sooner=sooner), "e5f6")
+    assert board.fen() == "8/2K3k1/5S2/6S1/8/8/8/8 " + fen_end
+
+
+def test_pieces_honour_replaces_a_board_count_that_would_end_later() -> None:
+    # the same capture early in board's honour: pieces' honour (17 moves left) ends sooner
+    early = SOONER.replace("126 101", "126 11")
+    board = play(Board(early, variant="cambodian", ouk_count_sooner=True), "e5f6")
+    assert board.fen().endswith("b - 42 8 80")
+
+
+# --- Decision 10: Alquerque positions ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["alquerque", "alquerque-bell"])
+def test_a_side_without_pieces_has_lost_even_when_the_other_cannot_move(game: str) -> None:
+    from kradan.alquerque import Board as AlquerqueBoard
+
+    # White's only man stands on the far row, where Bell's men cannot move; Black has none
+    board = AlquerqueBoard("P4/5/5/5/5 w - 0 1", variant=game)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.CAPTURED_ALL
+    assert outcome.result() == "1-0"
+    black_to_move = AlquerqueBoard("5/5/5/5/4p b - 0 1", variant=game)
+    assert black_to_move.outcome().result() == "0-1"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["5/5/5/5/5 w - 0 1", "5/5/5/5/5 b - 12 30"])
+def test_a_position_without_any_piece_is_rejected(text: str) -> None:
+    from kradan.alquerque import Board as AlquerqueBoard
+    from kradan.errors import KradanError
+
+    with pytest.raises(KradanError, match="no piece at all") as caught:
+        AlquerqueBoard(text)
+    assert repr(text) in str(caught.value)

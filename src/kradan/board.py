@@ -27,7 +27,7 @@ from .notation import fen as fen_notation
 from .notation import san as san_notation
 from .outcome import Outcome, Termination
 from .pieces import BLACK, SQUARE_NAMES, WHITE, Color, Piece, Square
-from .variants import SetupRule, SittuyinSetup, Variant, find_variant
+from .variants import SetupRule, SittuyinSetup, StalemateRule, Variant, find_variant
 
 _GROWTH_MARGIN = 8  # undo records kept free beyond the game's history
 
@@ -549,6 +549,8 @@ class Board:
         in parallel.
         """
         self._ensure_room(depth + _GROWTH_MARGIN)
+        if self.variant.stalemate is StalemateRule.ILLEGAL:
+            return self._filtered_perft(depth)
         if threads <= 1 or depth < 3:
             return int(_core.perft(self._bbs, self._info, depth, bulk))
         codes = self._legal_codes()
@@ -561,13 +563,31 @@ class Board:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             return sum(pool.map(subtree, codes))
 
+    def _filtered_perft(self, depth: int) -> int:
+        """Perft under ``stalemate="illegal"``, walked from Python over the kernel's filtered
+        move lists: the compiled walk stays free of the option, which would slow it for every
+        game (the option is for play; its perft is for tests)."""
+        buffer = np.empty(L.MAX_MOVES, dtype=np.int64)
+        n = _core.legal_moves(self._bbs, self._info, buffer, False)
+        if depth <= 1:
+            return n if depth == 1 else 1
+        total = 0
+        for code in buffer[:n].tolist():
+            _core.make_move(self._bbs, self._info, code)
+            total += self._filtered_perft(depth - 1)
+            _core.unmake_move(self._bbs, self._info)
+        return total
+
     def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
         """Perft split by the first move: each legal move and the leaves below it."""
         result = {}
         self._ensure_room(depth + _GROWTH_MARGIN)
         for code, move in zip(self._legal_codes(), self._legal_move_list(), strict=True):
             _core.make_move(self._bbs, self._info, code)
-            result[move] = int(_core.perft(self._bbs, self._info, depth - 1, bulk))
+            if self.variant.stalemate is StalemateRule.ILLEGAL:
+                result[move] = self._filtered_perft(depth - 1)
+            else:
+                result[move] = int(_core.perft(self._bbs, self._info, depth - 1, bulk))
             _core.unmake_move(self._bbs, self._info)
         return result
 

@@ -9,9 +9,10 @@ move, or at 2N - 1 when its own capture began it.
   once the count passes the limit, unless that move mates.
 * ``counting="declared"`` (RULES.md 2.6.4): a player declares board's honour on its turn and may
   stop it; it counts its own moves from 0 and the game is drawn when it completes move 64. A
-  mate by the counter while it counts is a draw. Pieces' honour starts at N when a lone king
-  arises with no pawn left (or when declared, with ``pieces_count_optional``), and the draw comes
-  when the count reaches the limit.
+  mate by the counter while it counts is a draw (with ``board_count_declarer="weaker"`` only
+  the side with less material may declare it). Pieces' honour starts at N when a lone king
+  arises with no pawn left (or when declared, with ``pieces_count_optional``), and the stronger
+  side has L - N moves to mate, as in automatic counting (Decision 8).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import CountingError
-from .pieces import COLOR_NAMES, KING, PAWN, Color
-from .variants import CountingMode
+from .pieces import COLOR_NAMES, FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, PieceType
+from .variants import CountDeclarer, CountingMode
 
 if TYPE_CHECKING:
     from .position import ChessPosition as Board
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 BOARD_HONOUR = "board's honour"
 PIECES_HONOUR = "pieces' honour"
 BOARD_HONOUR_MOVES = 64
+#: material in the usual reckoning, to tell the weaker side (``board_count_declarer="weaker"``)
+MATERIAL_POINTS: dict[PieceType, int] = {
+    ROOK: 5, KNIGHT: 3, KHON: 3, MET: 2, FERZ: 2, PAWN: 1, KING: 0,
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -178,7 +183,16 @@ def declaration(board: Board) -> tuple[CountAction, bool]:
             )
     elif theirs == [KING]:
         raise CountingError("board's honour needs a piece besides the king on both sides")
+    elif variant.board_count_declarer is CountDeclarer.WEAKER and _points(mine) > _points(theirs):
+        raise CountingError(
+            f"only the weaker side may declare board's honour (board_count_declarer='weaker'): "
+            f"{COLOR_NAMES[me]} has {_points(mine)} points of material against {_points(theirs)}"
+        )
     return CountAction("declare", me), lone
+
+
+def _points(pieces: list[int]) -> int:
+    return sum(MATERIAL_POINTS[piece] for piece in pieces)
 
 
 def stop(board: Board) -> CountAction:

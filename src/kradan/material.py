@@ -36,7 +36,10 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
     mine = [p.piece_type for p in pieces.values() if p.color == color and p.piece_type != KING]
     if any(t in _MATING for t in mine):
         return False
-    lenient = board.variant.checks_to_win > 0 or board.variant.stalemate is not StalemateRule.DRAW
+    lenient = board.variant.checks_to_win > 0 or board.variant.stalemate not in (
+        StalemateRule.DRAW,
+        StalemateRule.ILLEGAL,  # a forced stalemate is a draw
+    )
     others = [sq for sq, p in pieces.items() if p.piece_type != KING]
     bound = [sq for sq, p in pieces.items() if p.piece_type in _COLOR_BOUND]
     unbound = [sq for sq in others if sq not in bound]

@@ -61,6 +61,8 @@ class CountingRule(StrEnum):
     ASEAN = "asean"
     #: the Sittuyin seed's table, minus the pieces on the board, for a lone king only
     SITTUYIN_SEED = "sittuyin_seed"
+    #: the same, starting as soon as one side is a lone king, pawns or not ([S4] read literally)
+    SITTUYIN_SEED_LITERAL = "sittuyin_seed_literal"
 
 
 class CountingMode(StrEnum):
@@ -89,10 +91,21 @@ class OukCounting(StrEnum):
 
 
 class SittuyinCounting(StrEnum):
-    """Sittuyin's counting rule (RULES.md 5.6, C9)."""
+    """Sittuyin's counting rule (RULES.md 5.6, C9, Decision 9)."""
 
     ASEAN = "asean"
     SEED = "seed"
+    #: the seed's countdown from the moment one side is a lone king, even with pawns on the board
+    SEED_LITERAL = "seed_literal"
+
+
+class CountDeclarer(StrEnum):
+    """Who may declare board's honour in declared counting (RULES.md 2.6.4, Decision 9)."""
+
+    #: either side ([S1], [S2])
+    EITHER = "either"
+    #: only the weaker side, the side with less material ([S0]); with equal material, either
+    WEAKER = "weaker"
 
 
 class StalemateRule(StrEnum):
@@ -103,6 +116,9 @@ class StalemateRule(StrEnum):
     STALEMATER_LOSES = "stalemater_loses"
     #: [S2]: the game is played again; no result
     REPLAY = "replay"
+    #: the stricter reading of [S1]'s "foul": a stalemating move is not legal, unless every
+    #: move stalemates (then they stay legal and the stalemate is a draw)
+    ILLEGAL = "illegal"
 
 
 class PerpetualCheck(StrEnum):
@@ -233,7 +249,12 @@ class Variant:
     pieces_count_optional: bool = False
     #: declared mode: the lone side may restart pieces' honour from the new count ([S0])
     allow_voluntary_restart: bool = False
+    #: declared mode: who may declare board's honour
+    board_count_declarer: CountDeclarer = CountDeclarer.EITHER
     ouk_counting: OukCounting = OukCounting.CAMBODIAN
+    #: Ouk: when pieces' honour arises while board's honour runs, the count that ends sooner
+    #: applies (RULES.md 3.3 item 3)
+    ouk_count_sooner: bool = False
     stalemate: StalemateRule = StalemateRule.DRAW
     #: occurrences of a position that make a draw claimable
     repetition_count: int = 3
@@ -256,6 +277,8 @@ class Variant:
             return CountingRule.MAKRUK
         if rule is CountingRule.ASEAN and self.sittuyin_counting is SittuyinCounting.SEED:
             return CountingRule.SITTUYIN_SEED
+        if rule is CountingRule.ASEAN and self.sittuyin_counting is SittuyinCounting.SEED_LITERAL:
+            return CountingRule.SITTUYIN_SEED_LITERAL
         return self.counting_rule
 
     @property
@@ -379,7 +402,9 @@ OPTIONS: dict[str, Option] = {
     "pieces_honour_precedence": Option(PiecesPrecedence),
     "pieces_count_optional": Option(bool, _is_makruk_family),
     "allow_voluntary_restart": Option(bool, _is_makruk_family),
+    "board_count_declarer": Option(CountDeclarer, _is_makruk_family),
     "ouk_counting": Option(OukCounting, _is_ouk),
+    "ouk_count_sooner": Option(bool, _is_ouk),
     "stalemate": Option(StalemateRule),
     "repetition_count": Option(int),
     "perpetual_check": Option(PerpetualCheck),

@@ -13,6 +13,7 @@ from ..variants import (
     PiecesPrecedence,
     PromotionRule,
     SetupRule,
+    StalemateRule,
     SutraWindow,
     Variant,
 )
@@ -30,6 +31,7 @@ _COUNTING = {
     CountingRule.CAMBODIAN: L.COUNTING_CAMBODIAN,
     CountingRule.ASEAN: L.COUNTING_ASEAN,
     CountingRule.SITTUYIN_SEED: L.COUNTING_SITTUYIN_SEED,
+    CountingRule.SITTUYIN_SEED_LITERAL: L.COUNTING_SITTUYIN_SEED_LITERAL,
 }
 _GATES = {GateRule.NONE: L.GATES_NONE, GateRule.KING_AND_MET_LEAPS: L.GATES_OUK}
 _WINDOWS = {
@@ -60,6 +62,8 @@ def _count_flags(variant: Variant) -> int:
         flags |= L.COUNT_DECLARED
         if variant.pieces_count_optional:
             flags |= L.COUNT_PIECES_OPTIONAL
+    if variant.ouk_count_sooner:
+        flags |= L.COUNT_SOONER
     return flags
 
 
@@ -84,6 +88,7 @@ def apply_variant(bbs: np.ndarray, info: np.ndarray, variant: Variant) -> None:
     info[L.V_PROMOTION] = _PROMOTION[variant.promotion]
     info[L.V_COUNTING] = _COUNTING[variant.effective_counting_rule]
     info[L.V_COUNT_FLAGS] = _count_flags(variant)
+    info[L.V_NO_STALEMATING] = 1 if variant.stalemate is StalemateRule.ILLEGAL else 0
     info[L.V_GATES] = _GATES[variant.gates]
     info[L.V_CHECK_WINS] = 1 if variant.checks_to_win else 0
     info[L.V_DROPS] = 1 if variant.setup is SetupRule.DROPS else 0

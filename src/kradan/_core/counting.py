@@ -16,11 +16,13 @@ from .layout import (
     COUNT_DECLARED,
     COUNT_KHON_FIRST,
     COUNT_PIECES_OPTIONAL,
+    COUNT_SOONER,
     COUNTING_ASEAN,
     COUNTING_CAMBODIAN,
     COUNTING_MAKRUK,
     COUNTING_NONE,
     COUNTING_SITTUYIN_SEED,
+    COUNTING_SITTUYIN_SEED_LITERAL,
     I_COUNT_LIMIT,
     I_COUNT_PLY,
     I_STM,
@@ -88,6 +90,10 @@ def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int
         if pawns_on_board or other_nb == 1 or counted_nb > 1:
             return 0
         return pieces_honour_moves(bbs, other, khon_first)
+    if rule == COUNTING_SITTUYIN_SEED_LITERAL:
+        if other_nb == 1 or counted_nb > 1:
+            return 0
+        return pieces_honour_moves(bbs, other, khon_first)
     if rule == COUNTING_ASEAN:
         if counted_nb > 1 or pawns_on_board or other_nb == 1:
             return 0
@@ -132,11 +138,16 @@ def update_counting(
     if info[I_COUNT_LIMIT] == 0 or ((captured_type >= 0 or promoted) and lone):
         limit = counting_limit_moves(bbs, info, to_move)
         if limit > 0:
+            ply = 2 * total if lone and rule != COUNTING_ASEAN else 0
+            running = info[I_COUNT_LIMIT] - info[I_COUNT_PLY]
+            if (
+                info[V_COUNT_FLAGS] & COUNT_SOONER
+                and info[I_COUNT_LIMIT] != 0
+                and running < 2 * limit - ply
+            ):
+                return  # Ouk: the running board's honour ends sooner, and stays (RULES.md 3.3)
             info[I_COUNT_LIMIT] = 2 * limit
-            if lone and rule != COUNTING_ASEAN:
-                info[I_COUNT_PLY] = 2 * total
-            else:
-                info[I_COUNT_PLY] = 0
+            info[I_COUNT_PLY] = ply
 
 
 @jit

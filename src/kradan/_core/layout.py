@@ -58,6 +58,7 @@ I_GAME_PLY = 68  # plies since the start (fullmove = 1 + game_ply // 2)
 I_CHECKS = 69  # 2 entries: checks a side still needs to give to win (Kar Ouk); 0 = unused
 I_HAND = 71  # 12 entries: pieces in hand, [colour * 6 + type]
 I_SP = 83  # undo stack pointer (number of moves made with this array)
+V_NO_STALEMATING = 84  # variant parameter: 1 when a move that stalemates is illegal
 
 # variant parameters, copied into every position when it is set up
 V_PROMOTION = 90  # one of PROMOTION_*
@@ -92,10 +93,12 @@ COUNTING_MAKRUK = 1
 COUNTING_CAMBODIAN = 2
 COUNTING_ASEAN = 3
 COUNTING_SITTUYIN_SEED = 4
+COUNTING_SITTUYIN_SEED_LITERAL = 5  # the seed's countdown, pawns or not
 
 COUNT_KHON_FIRST = 1  # pieces' honour: rooks, then khons, then knights (not the smallest limit)
 COUNT_DECLARED = 2  # players declare board's honour; only pieces' honour starts by itself
 COUNT_PIECES_OPTIONAL = 4  # declared mode: pieces' honour starts only when declared
+COUNT_SOONER = 8  # Ouk: pieces' honour arising under board's honour keeps the sooner end
 
 GATES_NONE = 0
 GATES_OUK = 1

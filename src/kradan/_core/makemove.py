@@ -21,6 +21,7 @@ from .layout import (
     BB_TYPE,
     COUNTING_CAMBODIAN,
     COUNTING_NONE,
+    COUNTING_SITTUYIN_SEED_LITERAL,
     I_BOARD,
     I_CHECKS,
     I_COUNT_LIMIT,
@@ -206,12 +207,13 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
         bbs[BB_KEY] ^= ZOBRIST_CHECKS[us, info[I_CHECKS + us]]
 
     rule = info[V_COUNTING]
-    # with pawns on the board only a running count, or Cambodian board's honour for a side of
-    # at most three pieces, can change
+    # with pawns on the board only a running count, Cambodian board's honour for a side of at
+    # most three pieces, or the literal Sittuyin seed's countdown can change
     if rule != COUNTING_NONE and (
         info[I_COUNT_LIMIT] != 0
         or bbs[BB_TYPE + PAWN] == ZERO
         or (rule == COUNTING_CAMBODIAN and popcount(bbs[BB_COLOR + them]) <= 3)
+        or rule == COUNTING_SITTUYIN_SEED_LITERAL
     ):
         captured_type = (captured & 7) - 1 if captured != 0 else -1
         promotion = kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION)

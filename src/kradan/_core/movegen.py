@@ -2,13 +2,15 @@
 
 Only rooks slide in these games, so pins lie on ranks and files and a single check is either
 parried on the checker's square or, against a rook, on the squares between it and the king.
+Only ``stalemate="illegal"`` makes and unmakes: a move that stalemates is dropped, unless
+every move does.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .attacks import attackers_of_color, is_attacked, pinned_pieces, rook_attacks
+from .attacks import attackers_of_color, in_check, is_attacked, pinned_pieces, rook_attacks
 from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
 from .emit import emit, pack_move
 from .layout import (
@@ -23,6 +25,7 @@ from .layout import (
     KIND_PROMOTION,
     KING,
     KNIGHT,
+    MAX_MOVES,
     MET,
     PAWN,
     PROMOTION_ON_MOVE,
@@ -30,9 +33,11 @@ from .layout import (
     ROOK,
     V_CHECK_WINS,
     V_DROPS,
+    V_NO_STALEMATING,
     V_PROMOTED_TYPE,
     V_PROMOTION,
 )
+from .makemove import make_move, unmake_move
 from .special import (
     generate_drops,
     generate_first_moves,
@@ -57,9 +62,51 @@ def game_stopped_by_check(info: np.ndarray) -> bool:
     return info[V_CHECK_WINS] != 0 and (info[I_CHECKS] == 0 or info[I_CHECKS + 1] == 0)
 
 
+@jit_inline
+def legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """Write every legal move into ``out`` and return how many there are: those of
+    :func:`generate_moves`, less the stalemating ones under ``stalemate="illegal"``.
+
+    Inlined at each call site, which then calls the generator with a constant flag: numba keeps
+    one compiled generator per flag, and the plain game pays one branch for the option.
+    """
+    n = generate_moves(bbs, info, out, False)
+    if info[V_NO_STALEMATING] != 0:
+        return drop_stalemating(bbs, info, out, n)
+    return n
+
+
+@jit_inline
+def count_legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """How many legal moves there are (``out`` is scratch space); see :func:`legal_moves`."""
+    if info[V_NO_STALEMATING] != 0:
+        return drop_stalemating(bbs, info, out, generate_moves(bbs, info, out, False))
+    return generate_moves(bbs, info, out, True)
+
+
+@jit
+def drop_stalemating(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, n: int) -> int:
+    """Keep the first ``n`` moves of ``out`` that do not leave the opponent stalemated
+    (``stalemate="illegal"``); all of them when every move stalemates, so that a side never
+    lacks a move by this rule. Returns how many are kept."""
+    scratch = np.empty(MAX_MOVES, dtype=out.dtype)
+    kept = 0
+    for i in range(n):
+        move = out[i]
+        make_move(bbs, info, move)
+        replies = generate_moves(bbs, info, scratch, True)
+        stalemating = replies == 0 and not in_check(bbs, info[I_STM])
+        unmake_move(bbs, info)
+        if not stalemating:
+            out[kept] = move
+            kept += 1
+    return kept if kept > 0 else n
+
+
 @jit
 def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_only: bool) -> int:
-    """Write every legal move into ``out`` (or only count them) and return how many there are."""
+    """Every legal move by the rules of movement (without ``stalemate="illegal"``: see
+    :func:`legal_moves`) into ``out`` (or only counted); returns how many there are."""
     if game_stopped_by_check(info):
         return 0
     us = info[I_STM]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import movegen
 from .attacks import checkers_of
 from .bits import jit
 from .layout import I_STM
-from .movegen import generate_moves
 
 
 @jit
@@ -18,8 +18,8 @@ def legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_only: 
     keeps one compiled version per flag (the same two that perft uses).
     """
     if count_only:
-        return generate_moves(bbs, info, out, True)
-    return generate_moves(bbs, info, out, False)
+        return movegen.count_legal_moves(bbs, info, out)
+    return movegen.legal_moves(bbs, info, out)
 
 
 @jit

@@ -392,8 +392,9 @@ class Board:
         if self._ended is not None:
             return self._ended
         side = self.turn
-        if self.pieces(side) == 0:
-            return Outcome(Termination.CAPTURED_ALL, not side)
+        for color in (side, not side):  # decided before immobilisation (Decision 10)
+            if self.pieces(color) == 0:
+                return Outcome(Termination.CAPTURED_ALL, not color)
         if not self._codes():
             if self.variant.bell:
                 return Outcome(Termination.IMMOBILISED, not side)

@@ -81,6 +81,8 @@ def parse_text(text: str) -> np.ndarray:
         count = bin(int(state[K.S_WHITE + color])).count("1")
         if count > 12:
             raise _fail(text, f"{name} has {count} pieces; a side starts with 12")
+    if state[K.S_WHITE] == 0 and state[K.S_BLACK] == 0:
+        raise _fail(text, "the board holds no piece at all (RULES.md Decision 10)")
     if parts[1] not in ("w", "b"):
         raise _fail(text, f"side to move {parts[1]!r} must be 'w' or 'b'")
     state[K.S_STM] = 0 if parts[1] == "w" else 1

@@ -26,6 +26,7 @@ _STALEMATE_SCORE = {
     StalemateRule.DRAW: 0,
     StalemateRule.STALEMATER_LOSES: 1,
     StalemateRule.REPLAY: 0,
+    StalemateRule.ILLEGAL: 0,  # only when every move stalemated: a draw
 }
 
 

@@ -241,6 +241,7 @@ _MAKRUK_LIMITS = frozenset({16, 32, 44, 64, 88, 128})
 _LIMITS = {
     CountingRule.MAKRUK: _MAKRUK_LIMITS,
     CountingRule.SITTUYIN_SEED: _MAKRUK_LIMITS,
+    CountingRule.SITTUYIN_SEED_LITERAL: _MAKRUK_LIMITS,
     CountingRule.CAMBODIAN: frozenset({14, 30, 42, 62, 86, 126}),
     CountingRule.ASEAN: frozenset({32, 88, 128}),
     CountingRule.NONE: frozenset(),
@@ -260,7 +261,7 @@ def _validate_counting(fen: str, bbs: np.ndarray, info: np.ndarray, variant: Var
             f"counting limit {limit} is not one the {variant.name} counting rule produces "
             f"(plies: {choices})",
         )
-    if bbs[L.BB_TYPE + L.PAWN]:
+    if bbs[L.BB_TYPE + L.PAWN] and rule is not CountingRule.SITTUYIN_SEED_LITERAL:
         small_side = min(bin(int(bbs[L.BB_COLOR + c])).count("1") for c in (L.WHITE, L.BLACK))
         if not (rule is CountingRule.CAMBODIAN and small_side <= 3):
             raise _fail(

@@ -41,7 +41,7 @@ from ..._core.layout import (
     V_CHECK_WINS,
 )
 from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
-from ..._core.movegen import generate_moves
+from ..._core.movegen import legal_moves
 from .evaluate import VALUES, evaluate
 
 jit = numba.njit(cache=True)
@@ -291,7 +291,7 @@ def quiesce(
         return 0
     checked = in_check(bbs, info[I_STM])
     buffer = moves[ply]
-    n = generate_moves(bbs, info, buffer, False)
+    n = legal_moves(bbs, info, buffer)
     if n == 0:
         return _no_move_score(bbs, info, ctx, ply)
     if ply >= MAX_PLY - 1:
@@ -420,7 +420,7 @@ def search(
             return beta
 
     buffer = moves[ply]
-    n = generate_moves(bbs, info, buffer, False)
+    n = legal_moves(bbs, info, buffer)
     if n == 0:
         return _no_move_score(bbs, info, ctx, ply)
     line = scores[ply]
@@ -536,7 +536,7 @@ def search_root(
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
     buffer = moves[0]
-    total = generate_moves(bbs, info, buffer, False)
+    total = legal_moves(bbs, info, buffer)
     if total == 0:
         return _no_move_score(bbs, info, ctx, 0)
     n = 0
