@@ -21,7 +21,7 @@ from . import _core, counting, game_end, material, sittuyin_setup
 from ._core import layout as L
 from .counting import CountAction, CountingState
 from .errors import IllegalMoveError, InvalidSetupError
-from .move import Move
+from .move import Move, require_move
 from .movecodec import codec_for
 from .notation import fen as fen_notation
 from .notation import san as san_notation
@@ -146,12 +146,14 @@ class Board:
 
     def piece_map(self) -> dict[Square, Piece]:
         """Every occupied square and its piece."""
-        result = {}
-        for square in range(64):
-            piece = self.piece_at(square)
-            if piece is not None:
-                result[square] = piece
-        return result
+        codes = self._info[L.I_BOARD : L.I_BOARD + 64]
+        promoted = int(self._bbs[L.BB_PROMOTED])
+        types = self.variant.piece_types
+        return {
+            square: Piece(types[(code & 7) - 1], code >> 3 == L.WHITE, bool(promoted >> square & 1))
+            for square, code in enumerate(codes.tolist())
+            if code
+        }
 
     def king(self, color: Color) -> Square | None:
         """The square of ``color``'s king (``None`` while it is still in hand)."""
@@ -412,7 +414,11 @@ class Board:
             _core.unmake_move(self._bbs, self._info)
 
     def is_capture(self, move: Move) -> bool:
-        """Whether ``move`` takes a piece (drops, sutras and promotions in place never do)."""
+        """Whether ``move`` takes a piece (drops, sutras and promotions in place never do).
+
+        :raises InvalidMoveError: when ``move`` is not a :class:`Move`.
+        """
+        require_move(move)
         if move.drop is not None or move.from_square == move.to_square or move.pawn_step:
             return False
         code = int(self._info[L.I_BOARD + move.to_square])

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from numbers import Integral
 
 from .errors import InvalidMoveError
 from .pieces import (
     KING,
     PIECE_SYMBOLS,
+    PIECE_TYPES,
     SQUARE_NAMES,
     SYMBOL_TO_TYPE,
     PieceType,
@@ -39,6 +41,23 @@ class Move:
     promotion: PieceType | None = None
     drop: PieceType | None = None
     pawn_step: Move | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("from_square", "to_square"):
+            value = getattr(self, name)
+            if (
+                not isinstance(value, Integral)
+                or isinstance(value, bool)
+                or not 0 <= int(value) < 64
+            ):
+                raise InvalidMoveError(f"invalid move: {name} {value!r} is not a square (0-63)")
+            object.__setattr__(self, name, int(value))  # a numpy integer becomes a plain one
+        for name in ("promotion", "drop"):
+            value = getattr(self, name)
+            if value is not None and value not in PIECE_TYPES:
+                raise InvalidMoveError(f"invalid move: {name} {value!r} is not a piece type")
+        if self.pawn_step is not None and not isinstance(self.pawn_step, Move):
+            raise InvalidMoveError(f"invalid move: pawn_step {self.pawn_step!r} is not a Move")
 
     def uci(self) -> str:
         """The move in Fairy-Stockfish's UCI form, e.g. ``'b4c3m'``, ``'R@a1'``, or for a sutra
@@ -101,3 +120,13 @@ class Move:
         raise InvalidMoveError(
             f"invalid UCI move {text!r}: expected e.g. 'e3e4', 'c5c6m', 'R@a1' or 'e3e4,e1e3'"
         )
+
+
+def require_move(move: object) -> Move:
+    """``move`` itself when it is a :class:`Move`.
+
+    :raises InvalidMoveError: naming what was given instead.
+    """
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"expected a Move, got {type(move).__name__} {move!r}")
+    return move

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from ._core import layout as L
-from .move import Move
+from .move import Move, require_move
 from .variants import PromotionRule, Variant
 
 
@@ -58,7 +58,11 @@ class MoveCodec:
         return Move(from_sq, to_sq)
 
     def encode(self, move: Move) -> int | None:
-        """The kernel code of ``move``, or ``None`` when no move of this variant can have it."""
+        """The kernel code of ``move``, or ``None`` when no move of this variant can have it.
+
+        :raises InvalidMoveError: when ``move`` is not a :class:`Move`.
+        """
+        require_move(move)
         if move.pawn_step is not None:
             step = move.pawn_step
             if step.from_square != move.to_square or step.promotion or step.drop or step.pawn_step:

@@ -21,7 +21,7 @@ from ..outcome import Outcome, Termination
 from ..pieces import BLACK, KING, PAWN, WHITE, Color, Piece
 from . import _kernel as K
 from .geometry import JUMP_OVER, JUMP_TO, STEP, point_name
-from .move import Move
+from .move import Move, require_move
 from .text import parse_text, write_text
 from .variant import (
     AlquerqueVariant,
@@ -186,7 +186,7 @@ class Board:
         return Move(origin, tuple(path), huff)
 
     def _encode(self, move: Move) -> int | None:
-        code = move.origin
+        code = require_move(move).origin
         if not move.is_capture:
             if len(move.path) != 1:
                 return None
@@ -312,8 +312,11 @@ class Board:
         return move
 
     def san(self, move: Move) -> str:
-        """The readable form, ``c2-c3`` or ``b3xd3xd5``."""
-        return move.readable()
+        """The readable form, ``c2-c3`` or ``b3xd3xd5``.
+
+        :raises InvalidMoveError: when ``move`` is not an Alquerque :class:`Move`.
+        """
+        return require_move(move).readable()
 
     def _explain(self, move: Move) -> str:
         """Why ``move`` is not legal: the first rule it breaks."""

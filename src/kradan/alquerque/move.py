@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from numbers import Integral
 
 from ..errors import InvalidMoveError
 from .geometry import parse_point, point_name
@@ -25,6 +26,16 @@ class Move:
     path: tuple[int, ...]
     #: the opponent's piece removed by huffing before this move, when the player chose it
     huff: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.path, tuple) or not self.path:
+            raise InvalidMoveError(
+                f"invalid Alquerque move: path {self.path!r} is not a non-empty tuple of points"
+            )
+        object.__setattr__(self, "origin", _point("origin", self.origin))
+        object.__setattr__(self, "path", tuple(_point("path point", p) for p in self.path))
+        if self.huff is not None:
+            object.__setattr__(self, "huff", _point("huff", self.huff))
 
     @property
     def from_square(self) -> int:
@@ -81,3 +92,20 @@ class Move:
             )
         points = [parse_point(compact[i : i + 2]) for i in range(0, len(compact), 2)]
         return cls(points[0], tuple(points[1:]), huff)
+
+
+def _point(name: str, value: object) -> int:
+    """``value`` as a point index, or a typed error naming ``name``."""
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= int(value) < 25:
+        raise InvalidMoveError(f"invalid Alquerque move: {name} {value!r} is not a point (0-24)")
+    return int(value)
+
+
+def require_move(move: object) -> Move:
+    """``move`` itself when it is an Alquerque :class:`Move`.
+
+    :raises InvalidMoveError: naming what was given instead.
+    """
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"expected an Alquerque Move, got {type(move).__name__} {move!r}")
+    return move
