@@ -224,6 +224,14 @@ async def room_of(request: Request | WebSocket, game_id: str) -> Room:
     return room
 
 
+async def seated(request: Request, game_id: str) -> tuple[Room, bool]:
+    """The game a changing request is for, and the side whose seat its token proves (a
+    same-origin request only)."""
+    same_origin(request)
+    room = await room_of(request, game_id)
+    return room, room.seat_of(seat_token(request, game_id))
+
+
 def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
     response.set_cookie(
         cookie_name(game_id),
@@ -343,9 +351,7 @@ async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
 )
 async def play_move(game_id: GameId, body: MoveBody, request: Request) -> dict[str, Any]:
     """Play a move (UCI) from your seat. The answer comes after the move is stored."""
-    same_origin(request)
-    room = await room_of(request, game_id)
-    color = room.seat_of(seat_token(request, game_id))
+    room, color = await seated(request, game_id)
     return await room.play(color, body.move)
 
 
@@ -358,9 +364,7 @@ async def play_move(game_id: GameId, body: MoveBody, request: Request) -> dict[s
 async def take_action(game_id: GameId, body: ActionBody, request: Request) -> dict[str, Any]:
     """``takeback`` is for games against the engine: it takes back the engine's reply and
     your move."""
-    same_origin(request)
-    room = await room_of(request, game_id)
-    color = room.seat_of(seat_token(request, game_id))
+    room, color = await seated(request, game_id)
     return await room.act(color, body.action)
 
 
@@ -374,9 +378,7 @@ async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> d
     """For a Sittuyin game with ``sittuyin_setup=screened``: your seat hands in its whole
     arrangement, once. Nobody else sees it until both sides have handed in; then both are
     played as drops (White first) and the game begins. The answer comes after it is stored."""
-    same_origin(request)
-    room = await room_of(request, game_id)
-    color = room.seat_of(seat_token(request, game_id))
+    room, color = await seated(request, game_id)
     return await room.setup(color, body.arrangement)
 
 
