@@ -168,12 +168,16 @@ def test_a_repetition_is_claimed(client: TestClient) -> None:
     game_id, white, black = two_humans(client)
     tokens = [white, black]
     shuffle = ["b1d2", "b8d7", "d2b1", "d7b8"] * 2
+    assert not game(client, game_id)["can_claim_draw"]
     for ply, uci in enumerate(shuffle):
-        move(client, game_id, tokens[ply % 2], uci)
-    state = game(client, game_id)
-    if state["status"] == "playing":
-        state = act(client, game_id, white, "claim_draw").json()
+        state = move(client, game_id, tokens[ply % 2], uci)
+        # the start position stands for the third time after the eighth move, not before
+        assert state["can_claim_draw"] is (ply == 7)
+    assert state["status"] == "playing"  # a repetition is claimed, it does not end the game
+    assert act(client, game_id, black, "claim_draw").status_code == 409  # not Black's turn
+    state = act(client, game_id, white, "claim_draw").json()
     assert state["result"] == "1/2-1/2" and state["termination"] == "repetition"
+    assert not state["can_claim_draw"]
 
 
 @ON_BOTH

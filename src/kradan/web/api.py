@@ -153,6 +153,8 @@ class GameView(BaseModel):
     counting: CountingView | None
     can_declare_count: bool
     can_stop_count: bool
+    #: whether the side to move may claim a draw now (repetition, the n-move rule, ...)
+    can_claim_draw: bool = False
     draw_offer: Literal["white", "black"] | None
     ply: int
     thai_san: list[str] | None = Field(

@@ -155,6 +155,12 @@ class Room:
             "counting": counting,
             "can_declare_count": can_declare,
             "can_stop_count": can_stop,
+            "can_claim_draw": (
+                playing
+                and not self.in_setup
+                and board.outcome() is None
+                and board.outcome(claim_draw=True) is not None
+            ),
             "draw_offer": None if self.draw_offer is None else COLORS[self.draw_offer],
             "ply": len(self.ucis),
             "thai_san": None if self.thai is None else list(self.thai),

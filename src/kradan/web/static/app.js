@@ -1221,7 +1221,7 @@
         accept_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
         decline_draw: seated && Boolean(game.draw_offer) && mine.includes(opposite(game.draw_offer)),
         takeback: seated && engineGame && playedMoves() > 0,
-        claim_draw: seated && !game.setup,
+        claim_draw: seated && Boolean(game.can_claim_draw),
         declare_count: seated && Boolean(game.can_declare_count),
         stop_count: seated && Boolean(game.can_stop_count),
       };
