@@ -149,3 +149,40 @@ def test_the_command_over_pipes() -> None:
     lines = result.stdout.splitlines()
     assert result.returncode == 0
     assert "uciok" in lines and any(line.startswith("bestmove ") for line in lines)
+
+
+BINARY_GARBAGE = bytes(range(256)).decode("utf-8", errors="surrogateescape")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "x" * 1_000_000,  # a 1 MB line
+        "position fen " + "p" * 1_000_000,
+        "position startpos moves " + "e3e4 " * 200_000,
+        BINARY_GARBAGE,
+        "position startpos moves e3e4 d6d5 e4",  # a truncated move
+    ],
+    ids=["1MB", "1MB-fen", "1MB-moves", "binary", "truncated"],
+)
+def test_huge_and_binary_lines_get_a_short_error_and_the_engine_keeps_serving(
+    command: str,
+) -> None:
+    from kradan.engine.protocol.session import MAX_COMPLAINT
+
+    session = new_session()
+    assert session.send(command) is True
+    answer = session.lines[-1]
+    assert answer.startswith("info string ")
+    assert len(answer) <= len("info string ") + MAX_COMPLAINT + 40  # the input is not echoed
+    session.send("position startpos moves e3e4", "go depth 2")
+    assert session.wait_for("bestmove").split()[1] in {
+        move.uci() for move in _after("e3e4").legal_moves
+    }
+
+
+def _after(moves: str) -> Board:
+    board = Board()
+    for uci in moves.split():
+        board.push_uci(uci)
+    return board

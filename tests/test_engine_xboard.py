@@ -111,3 +111,19 @@ def test_the_command_over_pipes() -> None:
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and "pong 1" in lines
     assert any(line.startswith("move ") and "@" in line for line in lines)  # a setup drop
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["x" * 1_000_000, "setboard " + "p" * 1_000_000, bytes(range(256)).decode("latin-1")],
+    ids=["1MB", "1MB-setboard", "binary"],
+)
+def test_huge_and_binary_lines_get_a_short_error(command: str) -> None:
+    from kradan.engine.protocol.session import MAX_COMPLAINT
+
+    session = new_session()
+    assert session.send(command) is True
+    assert session.lines[-1].startswith(("Error", "tellusererror"))
+    assert len(session.lines[-1]) <= MAX_COMPLAINT + 40
+    session.send("ping 7")
+    assert session.lines[-1] == "pong 7"

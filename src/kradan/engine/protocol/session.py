@@ -15,6 +15,15 @@ from ..types import Limit
 
 DEFAULT_HASH_MB = 16
 DEFAULT_GAME = "makruk"
+#: the longest complaint line an engine writes: a 1 MB input line is not echoed whole
+MAX_COMPLAINT = 400
+
+
+def clipped(message: str) -> str:
+    """``message`` cut to :data:`MAX_COMPLAINT` characters, saying how long it was."""
+    if len(message) <= MAX_COMPLAINT:
+        return message
+    return f"{message[:MAX_COMPLAINT]}... ({len(message)} characters)"
 
 
 class EngineSession(ABC):

@@ -22,7 +22,7 @@ from ...games import AnyBoard, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
 from .serve import serve
-from .session import DEFAULT_HASH_MB, EngineSession, whole_number
+from .session import DEFAULT_HASH_MB, EngineSession, clipped, whole_number
 
 ENGINE_NAME = f"kradan {__version__}"
 
@@ -57,7 +57,7 @@ class UciEngine(EngineSession):
         self._random = random.Random()
 
     def complain(self, message: str) -> None:
-        self.send(f"info string {message}")
+        self.send(f"info string {clipped(message)}")
 
     def unknown(self, text: str) -> None:
         self.complain(f"unknown command {text!r}")

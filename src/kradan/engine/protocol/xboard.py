@@ -18,7 +18,7 @@ from ... import __version__
 from ...games import AnyBoard, game_names
 from ..types import Limit, SearchInfo
 from .serve import serve
-from .session import EngineSession
+from .session import EngineSession, clipped
 
 #: commands that need no answer from this engine
 IGNORED = frozenset(
@@ -43,13 +43,13 @@ class XBoardEngine(EngineSession):
         self.opponent_clock = 300.0
 
     def complain(self, message: str) -> None:
-        self.send(f"tellusererror {message}")
+        self.send(f"tellusererror {clipped(message)}")
 
     def unknown(self, text: str) -> None:
-        self.send(f"Error (unknown command): {text}")
+        self.send(clipped(f"Error (unknown command): {text}"))
 
     def failed(self, text: str, error: Exception) -> None:
-        self.send(f"Error ({error}): {text}")
+        self.send(clipped(f"Error ({error}): {text}"))
 
     def handler(self, command: str) -> Callable[[str], Any] | None:
         """XBoard's commands; a bare move is a user move, and some commands need no answer."""
@@ -99,7 +99,7 @@ class XBoardEngine(EngineSession):
         try:
             self.board.push_uci(rest)
         except ValueError:
-            self.send(f"Illegal move: {rest}")
+            self.send(clipped(f"Illegal move: {rest}"))
             return
         if self.engine_side is not None and self.board.turn == self.engine_side:
             self._think()
@@ -109,7 +109,7 @@ class XBoardEngine(EngineSession):
         try:
             self.set_position(rest)
         except ValueError as error:
-            self.send(f"tellusererror Illegal position: {error}")
+            self.complain(f"Illegal position: {error}")
 
     def cmd_level(self, rest: str) -> None:
         parts = rest.split()
@@ -136,7 +136,7 @@ class XBoardEngine(EngineSession):
 
     def cmd_ping(self, rest: str) -> None:
         self.wait()
-        self.send(f"pong {rest}")
+        self.send(clipped(f"pong {rest}"))
 
     def cmd_post(self, rest: str) -> None:
         self.post = True
