@@ -26,7 +26,7 @@ from .movecodec import codec_for
 from .notation import fen as fen_notation
 from .notation import san as san_notation
 from .outcome import Outcome, Termination
-from .pieces import BLACK, SQUARE_NAMES, WHITE, Color, Piece, Square
+from .pieces import BLACK, SQUARE_NAMES, WHITE, Color, Piece, PieceType, Square
 from .variants import SetupRule, SittuyinSetup, StalemateRule, Variant, find_variant
 
 _GROWTH_MARGIN = 8  # undo records kept free beyond the game's history
@@ -154,6 +154,15 @@ class Board:
             for square, code in enumerate(codes.tolist())
             if code
         }
+
+    def has_piece(self, piece_type: PieceType, color: Color) -> bool:
+        """Whether ``color`` has a ``piece_type`` on the board (one bitboard test)."""
+        types = self.variant.piece_types
+        if piece_type not in types:
+            return False
+        index = L.WHITE if color else L.BLACK
+        kernel_type = types.index(piece_type)
+        return bool(int(self._bbs[L.BB_TYPE + kernel_type] & self._bbs[L.BB_COLOR + index]))
 
     def king(self, color: Color) -> Square | None:
         """The square of ``color``'s king (``None`` while it is still in hand)."""

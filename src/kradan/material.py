@@ -30,8 +30,8 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
     at least one more piece of either side. In Kar Ouk, where any check wins, and when a
     stalemate is not a draw, every piece suffices. Pieces in hand always suffice.
     """
-    if board.hand(color):
-        return False
+    if any(board.has_piece(piece_type, color) for piece_type in _MATING) or board.hand(color):
+        return False  # the usual case, without looking at every square
     pieces = board.piece_map()
     mine = [p.piece_type for p in pieces.values() if p.color == color and p.piece_type != KING]
     if any(t in _MATING for t in mine):

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from .move import Move
-from .pieces import Color, Piece, Square
+from .pieces import Color, Piece, PieceType, Square
 from .variants import Variant
 
 
@@ -46,6 +46,8 @@ class ChessPosition(Protocol):
     def piece_at(self, square: Square) -> Piece | None: ...
 
     def piece_map(self) -> dict[Square, Piece]: ...
+
+    def has_piece(self, piece_type: PieceType, color: Color) -> bool: ...
 
     def hand(self, color: Color) -> dict[int, int]: ...
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -277,29 +278,42 @@ def _validate_counting(fen: str, bbs: np.ndarray, info: np.ndarray, variant: Var
 
 
 def _board_text(info: np.ndarray, bbs: np.ndarray, variant: Variant, show_promoted: bool) -> str:
-    letters = variant.letters
-    promoted = int(bbs[L.BB_PROMOTED])
+    symbols = _symbols(variant.letters)
+    codes = info[L.I_BOARD : L.I_BOARD + 64].tolist()
+    promoted = int(bbs[L.BB_PROMOTED]) if show_promoted else 0
     rows = []
     for rank in range(7, -1, -1):
         row = ""
         empty = 0
-        for file in range(8):
-            sq = rank * 8 + file
-            code = int(info[L.I_BOARD + sq])
+        for sq in range(rank * 8, rank * 8 + 8):
+            code = codes[sq]
             if code == 0:
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            letter = letters[(code & 7) - 1]
-            row += letter if code >> 3 == L.WHITE else letter.lower()
-            if show_promoted and promoted >> sq & 1:
+            row += symbols[code]
+            if promoted >> sq & 1:
                 row += "~"
         if empty:
             row += str(empty)
         rows.append(row)
     return "/".join(rows)
+
+
+@cache
+def _symbols(letters: str) -> tuple[str, ...]:
+    """FEN letters by mailbox code (colour << 3 | kernel type + 1); '' for codes no piece has."""
+    symbols = []
+    for code in range(16):
+        kind = code & 7
+        if kind == 0 or kind > len(letters):
+            symbols.append("")
+            continue
+        letter = letters[kind - 1]
+        symbols.append(letter if code >> 3 == L.WHITE else letter.lower())
+    return tuple(symbols)
 
 
 def _hand_text(info: np.ndarray, variant: Variant) -> str:
