@@ -81,7 +81,8 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
     assert set(state) == {
         "id", "variant", "title", "options", "start_fen", "fen", "moves", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check",
-        "counting", "can_declare_count", "can_stop_count", "draw_offer", "ply", "seat",
+        "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
+        "seat",
         "thai_san", "setup", "my_setup",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
