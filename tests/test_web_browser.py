@@ -252,3 +252,25 @@ def test_same_screen_game(page: Page, server: str) -> None:
     wait_until(page, "window.kradan.game.status === 'ended'")
     assert game(page)["result"] == "0-1"
     expect(page.locator("#status")).to_contain_text("0-1")
+
+
+def test_sound_can_be_turned_off_and_the_picture_comes_as_png(page: Page, server: str) -> None:
+    new_game(page, server, "makruk")
+    play(page, "e3e4")
+    assert page.evaluate("window.kradan.sounds") == 1  # a knock for the move
+    expect(page.locator("#sound")).to_have_text("Sound off")
+    page.click("#sound")
+    expect(page.locator("#sound")).to_have_text("Sound on")
+    play(page, "d6d5")
+    assert page.evaluate("window.kradan.sounds") == 1  # silence, and it is remembered
+    page.reload()
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    expect(page.locator("#sound")).to_have_text("Sound on")
+    with page.expect_download() as caught:
+        page.click("#download-png")
+    download = caught.value
+    assert download.suggested_filename.endswith(".png")
+    path = download.path()
+    assert path is not None
+    with open(path, "rb") as picture:
+        assert picture.read(8) == b"\x89PNG\r\n\x1a\n"

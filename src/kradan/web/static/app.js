@@ -471,6 +471,32 @@
     const refused = new Set(); // colours the server said are not ours
     // the seat the server says this browser's cookie holds (null: a spectator), once it answers
     let serverSeat;
+    const SOUND_KEY = 'kradan.sound';
+    let sound = localStorage.getItem(SOUND_KEY) !== 'off';
+    let audio = null; // the AudioContext, made on the first sound (browsers want a gesture first)
+
+    // a short wooden knock for a move, a lower one for a capture; no sound file is needed
+    function knock(capture) {
+      if (!sound) return;
+      try {
+        audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+        const now = audio.currentTime;
+        const tone = audio.createOscillator();
+        const gain = audio.createGain();
+        tone.type = 'triangle';
+        tone.frequency.setValueAtTime(capture ? 180 : 260, now);
+        tone.frequency.exponentialRampToValueAtTime(90, now + 0.08);
+        gain.gain.setValueAtTime(0.25, now);
+        gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+        tone.connect(gain).connect(audio.destination);
+        tone.start(now);
+        tone.stop(now + 0.13);
+        window.kradan.sounds += 1;
+      } catch (error) {
+        /* no audio here: play on in silence */
+      }
+    }
+
     const NOTATION_KEY = 'kradan.notation';
     let notation = localStorage.getItem(NOTATION_KEY) === 'thai' ? 'thai' : 'san';
     // Sittuyin's screened setup: the camp being arranged here ({color, placed: Map key -> role}),
@@ -1125,6 +1151,49 @@
       renderSide();
     });
 
+    function renderSound() {
+      const button = $('#sound');
+      button.textContent = sound ? t('Sound off') : t('Sound on');
+      button.setAttribute('aria-pressed', String(sound));
+    }
+
+    $('#sound').addEventListener('click', () => {
+      sound = !sound;
+      try {
+        localStorage.setItem(SOUND_KEY, sound ? 'on' : 'off');
+      } catch (error) {
+        /* not kept */
+      }
+      renderSound();
+    });
+    renderSound();
+
+    // the picture as PNG: kradan's SVG drawn onto a canvas in the browser
+    $('#download-png').addEventListener('click', event => {
+      event.preventDefault();
+      const source = $('#download-svg').href;
+      const image = new Image();
+      image.addEventListener('load', () => {
+        const canvas = document.createElement('canvas');
+        const scale = 2;
+        canvas.width = (image.naturalWidth || 400) * scale;
+        canvas.height = (image.naturalHeight || 400) * scale;
+        canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+        canvas.toBlob(blob => {
+          if (!blob) return;
+          const link = document.createElement('a');
+          link.href = URL.createObjectURL(blob);
+          link.download = `kradan-${gameId}.png`;
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+        }, 'image/png');
+      });
+      image.addEventListener('error', () => showMessage(t('The picture could not be made.')));
+      image.src = source;
+    });
+
     $('#notation').addEventListener('click', () => {
       notation = notation === 'thai' ? 'san' : 'thai';
       try {
@@ -1290,6 +1359,11 @@
       if (next.seat && next.my_setup && next.setup) {
         handedIn[next.seat] = new Map(Object.entries(next.my_setup).map(([key, letter]) => [key, letter.toLowerCase()]));
       }
+      if (!first && (next.moves || []).length > (game.moves || []).length) {
+        const before = (game.san || []).length;
+        const played = (next.san || []).slice(before);
+        knock(played.some(text => text.includes('x')));
+      }
       game = next;
       window.kradan.game = next;
       window.kradan.updates += 1;
@@ -1338,6 +1412,7 @@
     }
 
     window.kradan.updates = 0;
+    window.kradan.sounds = 0;
     window.kradan.sending = () => sending;
     request('GET', `/api/games/${encodeURIComponent(gameId)}`)
       .then(state => {
