@@ -63,6 +63,8 @@ class Room:
         self.row = row
         self.game = find_game(row.variant)
         self.board = board
+        #: whether its players declare counts (a protocol check, too slow to repeat per move)
+        self.counts = isinstance(board, CountingBoard)
         self.ucis: list[str] = []
         self.sans: list[str] = []
         #: the clocks stored with each move
@@ -114,7 +116,7 @@ class Room:
         playing = self.playing
         counting = None
         can_declare = can_stop = False
-        if isinstance(board, CountingBoard):
+        if self.counts:
             found = board.counting_state()
             if found is not None:
                 counting = {
@@ -524,7 +526,7 @@ class Room:
     async def _count(self, color: bool, kind: str) -> None:
         self._check_turn(color)
         board = self.board
-        if not isinstance(board, CountingBoard):
+        if not self.counts:
             raise GameError(409, f"{self.game.title} has no counting")
         at = len(self.board.move_stack)
         change = board.declare_count if kind == "declare" else board.stop_count
