@@ -45,26 +45,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from _table import print_table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.postgres_support import Cluster, find_bindir, free_port  # noqa: E402
+from tests.loopback import call, free_port  # noqa: E402
+from tests.postgres_support import Cluster, find_bindir  # noqa: E402
 
 # --- the server --------------------------------------------------------------------------------
-
-
-def call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
-    request.add_header("content-type", "application/json")
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
 
 
 def cpu_seconds(pid: int) -> float:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -64,13 +63,6 @@ import sys, uvicorn
 from kradan.web.server import create_app
 uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def start_server(database_url: str, port: int, log_path: Path) -> subprocess.Popen[bytes]:

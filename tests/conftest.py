@@ -39,7 +39,8 @@ def row_id(row: dict[str, Any]) -> str:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a real ``kradan serve`` on a temporary database, shared by every browser test."""
-    from tests.browser_support import free_port, start_server, stop_server
+    from tests.browser_support import start_server, stop_server
+    from tests.loopback import free_port
 
     database = tmp_path_factory.mktemp("web") / "games.db"
     port = free_port()

@@ -14,11 +14,12 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from tests.loopback import free_port
 
 #: the programs a cluster needs
 PROGRAMS = ("initdb", "pg_ctl", "postgres", "createdb")
@@ -58,13 +59,6 @@ def find_bindir() -> tuple[Path | None, str]:
         f"PostgreSQL's server programs ({', '.join(PROGRAMS)}) were not found (looked in: "
         f"{looked}); install them, e.g. apt-get install postgresql"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _server_user() -> pwd.struct_passwd | None:
@@ -171,4 +165,4 @@ class Cluster:
         self.stop()
 
 
-__all__ = ["Cluster", "find_bindir", "free_port"]
+__all__ = ["Cluster", "find_bindir"]

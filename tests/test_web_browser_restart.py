@@ -11,7 +11,6 @@ from pathlib import Path
 from tests.browser_support import (
     Page,
     expect,
-    free_port,
     game,
     needs_browser,
     new_game,
@@ -21,6 +20,7 @@ from tests.browser_support import (
     stop_server,
     wait_until,
 )
+from tests.loopback import free_port
 
 pytestmark = needs_browser
 

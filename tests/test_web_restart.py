@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.loopback import call, free_port
+
 from .web_helpers import (
     DATABASES,
     act,
@@ -167,23 +169,6 @@ def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
 
 
 # --- a real server, killed -----------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
-    request.add_header("content-type", "application/json")
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
