@@ -23,18 +23,8 @@ from typing import Literal
 from ..board import Board
 from ..counting import BOARD_HONOUR
 from ..errors import KradanError
-from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
+from .kernels.evaluate import VALUES
 
-#: centipawns by piece, as the evaluation counts them (a promoted pawn is a met)
-PIECE_VALUES: dict[PieceType, int] = {
-    PAWN: 100,
-    KNIGHT: 320,
-    KHON: 290,
-    MET: 220,
-    FERZ: 220,
-    ROOK: 520,
-    KING: 0,
-}
 #: how far ahead the counter must be before it stops its count to play for the win
 STOP_MARGIN = 200
 
@@ -42,10 +32,12 @@ CountDecision = Literal["declare", "stop"]
 
 
 def material_balance(board: Board) -> int:
-    """The material of the side to move less its opponent's, in centipawns."""
+    """The material of the side to move less its opponent's, in the evaluation's centipawns
+    (a promoted pawn is a met)."""
+    kernel_types = board.variant.piece_types
     balance = 0
     for piece in board.piece_map().values():
-        value = PIECE_VALUES[piece.piece_type]
+        value = int(VALUES[kernel_types.index(piece.piece_type)])
         balance += value if piece.color == board.turn else -value
     return balance
 
