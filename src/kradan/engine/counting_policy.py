@@ -23,7 +23,6 @@ from typing import Literal
 from ..board import Board
 from ..counting import BOARD_HONOUR
 from ..errors import KradanError
-from .kernels.evaluate import VALUES
 
 #: how far ahead the counter must be before it stops its count to play for the win
 STOP_MARGIN = 200
@@ -34,6 +33,8 @@ CountDecision = Literal["declare", "stop"]
 def material_balance(board: Board) -> int:
     """The material of the side to move less its opponent's, in the evaluation's centipawns
     (a promoted pawn is a met)."""
+    from .kernels.evaluate import VALUES  # on first use: importing players loads no kernel
+
     kernel_types = board.variant.piece_types
     balance = 0
     for piece in board.piece_map().values():
