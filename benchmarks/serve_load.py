@@ -16,7 +16,8 @@ A move is acknowledged by the game message the server sends after committing it;
 the time from sending the move to that message. ``lost`` counts acknowledged moves that are not
 in the database afterwards (read from the database, not from the server's memory).
 
-The load is closed: each game always has one move on its way, so with ``--think 0`` the
+Every seat's socket is open before the first move is sent: the 400 opening handshakes are
+not timed. The load is closed: each game always has one move on its way, so with ``--think 0`` the
 latency is about the number of games divided by the server's moves per second (Little's law);
 ``--think`` gives each move a pause before it is sent (not counted in the latency).
 
@@ -41,12 +42,15 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from _table import print_table
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -175,47 +179,74 @@ class Load:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     moves: int = 0
+    seats: int = 0  # seats whose socket is open (or failed to open)
+    all_open: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def seat_ready(self, total: int) -> None:
+        """One more seat is connected; the play starts once all ``total`` are."""
+        self.seats += 1
+        if self.seats >= total:
+            self.all_open.set()
 
 
 async def seat(
     base: str, played: Played, color: str, plies: int, load: Load, rng: random.Random,
-    crashing: asyncio.Event, think: float = 0.0,
+    crashing: asyncio.Event, think: float = 0.0, seats: int = 1,
 ) -> None:  # fmt: skip
-    """One seat of one game: plays a random legal move whenever it is its turn."""
+    """One seat of one game: waits until all ``seats`` are connected, then plays a random
+    legal move whenever it is its turn."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
     url = base.replace("http://", "ws://") + f"/api/games/{played.id}/socket"
+    sent_at: float | None = None
+    sent_ply = -1
+    opened = False
+
+    async def answer(socket: Any, text: str | bytes) -> bool:
+        """Handle one message from the server; False once this seat is done."""
+        nonlocal sent_at, sent_ply
+        message = json.loads(text)
+        if message.get("type") != "game":  # a refused move: this game stops
+            load.errors.append(f"{played.id} {color}: {message}")
+            return False
+        state = message["game"]
+        ply = state["ply"]
+        if len(state["moves"]) > len(played.acknowledged):
+            played.acknowledged = state["moves"]
+        if sent_at is not None and ply > sent_ply:
+            load.latencies.append(time.perf_counter() - sent_at)
+            load.moves += 1
+            sent_at = None
+        if state["status"] != "playing" or ply >= plies:
+            played.done = True
+            return False
+        if state["turn"] == color and sent_at is None and ply != sent_ply:
+            move = rng.choice(state["legal_moves"])
+            if think:  # a player who thinks (not counted in the latency)
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            sent_at, sent_ply = time.perf_counter(), ply
+            await socket.send(json.dumps({"type": "move", "move": move}))
+        return True
+
     try:
         async with connect(url, max_size=2**22, compression=None) as socket:
             await socket.send(json.dumps({"type": "auth", "token": played.tokens[color]}))
-            sent_at: float | None = None
-            sent_ply = -1
+            first = await socket.recv()  # the game as it stands
+            opened = True
+            load.seat_ready(seats)
+            await load.all_open.wait()
+            if not await answer(socket, first):
+                return
             async for text in socket:
-                message = json.loads(text)
-                if message.get("type") != "game":  # a refused move: this game stops
-                    load.errors.append(f"{played.id} {color}: {message}")
+                if not await answer(socket, text):
                     return
-                state = message["game"]
-                ply = state["ply"]
-                if len(state["moves"]) > len(played.acknowledged):
-                    played.acknowledged = state["moves"]
-                if sent_at is not None and ply > sent_ply:
-                    load.latencies.append(time.perf_counter() - sent_at)
-                    load.moves += 1
-                    sent_at = None
-                if state["status"] != "playing" or ply >= plies:
-                    played.done = True
-                    return
-                if state["turn"] == color and sent_at is None and ply != sent_ply:
-                    move = rng.choice(state["legal_moves"])
-                    if think:  # a player who thinks (not counted in the latency)
-                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                    sent_at, sent_ply = time.perf_counter(), ply
-                    await socket.send(json.dumps({"type": "move", "move": move}))
     except (ConnectionClosed, OSError) as error:
         if not crashing.is_set():
             load.errors.append(f"{played.id} {color}: {error!r}")
+    finally:
+        if not opened:
+            load.seat_ready(seats)
 
 
 async def create_games(base: str, count: int) -> list[Played]:
@@ -236,11 +267,14 @@ async def play_all(
     load = Load()
     crashing = asyncio.Event()
     tasks = []
+    seats = 2 * len(games)
     for n, played in enumerate(games):
         for color in ("white", "black"):
             rng = random.Random(f"{seed}/{n}/{color}")
-            work = seat(base, played, color, plies, load, rng, crashing, think)
+            work = seat(base, played, color, plies, load, rng, crashing, think, seats)
             tasks.append(asyncio.create_task(work))
+    # every socket is open before the first move: the opening handshakes are not timed
+    await load.all_open.wait()
     start = time.perf_counter()
     if kill_at is not None:
         while load.moves < kill_at and not all(task.done() for task in tasks):
@@ -324,6 +358,18 @@ def go_on(base: str, games: list[Played]) -> tuple[int, list[str]]:
 # --- a run -------------------------------------------------------------------------------------
 
 
+def run_fast(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on uvloop when it is installed (as ``kradan serve`` does), so that the load
+    generator spends as little of the shared CPU as it can; on asyncio's loop otherwise."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    if os.environ.get("XCLIENT") == "asyncio":
+        return asyncio.run(work)
+    return uvloop.run(work)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -339,7 +385,7 @@ def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> 
             cpu_before = server.cpu()
             client_before = time.process_time()
             kill_at = args.games * args.plies // 2 if args.crash else None
-            load, seconds = asyncio.run(
+            load, seconds = run_fast(
                 play_all(
                     server.base, games, args.plies, args.seed, kill_at, server, args.think / 1000
                 )

@@ -373,3 +373,15 @@ def test_random_games_always_end(variant: str, rng: random.Random, options: dict
             return
         board.push(rng.choice(list(board.legal_moves)))
     raise AssertionError(f"no outcome after 3000 plies: {board.text()}")
+
+
+def test_alquerque_has_no_draw_to_claim_all_its_ends_are_automatic() -> None:
+    # a threefold repetition ends the game by itself: nothing is left to claim before or after
+    board = Board(variant="alquerque")
+    assert board.can_claim_draw() is False
+    rng = random.Random(7)
+    while board.outcome() is None and len(board.move_stack) < 200:
+        assert board.can_claim_draw() is False
+        assert board.outcome(claim_draw=True) == board.outcome()
+        board.push(rng.choice(list(board.legal_moves)))
+    assert board.can_claim_draw() is False

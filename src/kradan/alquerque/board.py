@@ -417,6 +417,10 @@ class Board:
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         return self.outcome() is not None
 
+    def can_claim_draw(self) -> bool:
+        """Always ``False``: Alquerque has no draw to claim, all of its ends are automatic."""
+        return False
+
     def result(self, *, claim_draw: bool = False) -> str:
         found = self.outcome()
         return "*" if found is None else found.result()

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
     if args.open:
         open_when_up(url, args.host, args.port)
-    app = create_app(args.db, warm_engine=True)
+    app = create_app(args.db, warm_engine=True, freeze_startup=True)
     uvicorn.run(
         app,
         host=args.host,

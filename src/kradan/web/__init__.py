@@ -19,12 +19,21 @@ if TYPE_CHECKING:
 
 
 def create_app(
-    database_url: str | None = None, *, engine_workers: int = 1, warm_engine: bool = False
+    database_url: str | None = None,
+    *,
+    engine_workers: int = 1,
+    warm_engine: bool = False,
+    freeze_startup: bool = False,
 ) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
 
-    return make(database_url, engine_workers=engine_workers, warm_engine=warm_engine)
+    return make(
+        database_url,
+        engine_workers=engine_workers,
+        warm_engine=warm_engine,
+        freeze_startup=freeze_startup,
+    )
 
 
 __all__ = ["create_app"]

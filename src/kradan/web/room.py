@@ -35,7 +35,7 @@ from .model import (
     Player,
     token_hash,
 )
-from .storage import Ending, EventRow, GameRow, MoveRow, Store, utcnow
+from .storage import Ending, EventRow, GameRow, NewMove, Store, utcnow
 
 log = logging.getLogger("kradan.web")
 
@@ -157,12 +157,8 @@ class Room:
             "counting": counting,
             "can_declare_count": can_declare,
             "can_stop_count": can_stop,
-            "can_claim_draw": (
-                playing
-                and not self.in_setup
-                and board.outcome() is None
-                and board.outcome(claim_draw=True) is not None
-            ),
+            # a game still playing has not ended by the rules (each move is checked)
+            "can_claim_draw": playing and not self.in_setup and board.can_claim_draw(),
             "draw_offer": None if self.draw_offer is None else COLORS[self.draw_offer],
             "ply": len(self.ucis),
             "thai_san": None if self.thai is None else list(self.thai),
@@ -398,7 +394,7 @@ class Room:
         ending = None
         if outcome is not None:
             ending = Ending(outcome.result(), outcome.termination.value)
-        row = MoveRow(
+        row = NewMove(
             game_id=self.row.id,
             ply=len(self.ucis),
             uci=uci,

@@ -37,6 +37,9 @@ from .model import (
 from .room import Room, start_turn
 from .storage import EventRow, GameRow, Store, StoredGame, utcnow
 
+#: how long a broadcast waits for a subscriber whose connection does not take its message
+SEND_SECONDS = 5.0
+
 log = logging.getLogger("kradan.web")
 
 
@@ -219,17 +222,13 @@ class Rooms:
         return room.pgn()
 
     async def broadcast(self, room: Room, state: dict[str, Any]) -> None:
-        """Send the game to every subscriber of ``room``, in order; drop the ones that fail."""
+        """Send the game to every subscriber of ``room``; drop the ones that fail, and the one
+        that holds the others up for more than ``SEND_SECONDS``."""
         # encoded once for every subscriber (as Starlette's send_json would)
         message = {"type": "game", "game": state}
         text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         async with room.send_lock:
-            for socket in list(room.subscribers):
-                try:
-                    async with asyncio.timeout(5):
-                        await socket.send_text(text)
-                except Exception:
-                    room.subscribers.discard(socket)
+            await send_to_all(room.subscribers, text)
 
     async def close(self) -> None:
         self.closed = True
@@ -239,6 +238,23 @@ class Rooms:
             with contextlib.suppress(BaseException):
                 await task
         await self.store.close()  # the writes under way are committed
+
+
+async def send_to_all(subscribers: set[Any], text: str, limit: float = SEND_SECONDS) -> None:
+    """Send ``text`` to every socket of ``subscribers``; remove the ones that fail, and the one
+    that holds the others up for more than ``limit`` seconds."""
+    waiting = list(subscribers)
+    while waiting:
+        # one timer for all of them: a send returns at once unless that client stopped reading
+        # and its buffer is full; after a failure the rest go on with a new timer
+        socket = None
+        try:
+            async with asyncio.timeout(limit):
+                while waiting:
+                    socket = waiting.pop()
+                    await socket.send_text(text)
+        except Exception:
+            subscribers.discard(socket)
 
 
 def standing_offer(events: Iterable[EventRow], room: Room) -> bool | None:

@@ -11,13 +11,16 @@ SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a commit
 survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
 ``busy_timeout``. A move is committed before anyone hears of it. One writer task makes every
 write: the moves of many games that arrive together share a transaction (group commit), written
-with Core ``INSERT``/``UPDATE`` statements of many rows each (see :class:`Store`).
+with Core ``INSERT``/``UPDATE`` statements of many rows each (see :class:`Store`). On an SQLite
+file that transaction is made with the standard library's driver on the event loop's own thread,
+which is faster than the async driver's round trips (see :meth:`Store._transaction`); reads go
+through the async engine.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,12 +28,15 @@ from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
+    Connection,
     DateTime,
+    Engine,
     ForeignKey,
     Integer,
     String,
     Table,
     bindparam,
+    create_engine,
     delete,
     event,
     func,
@@ -243,6 +249,19 @@ class StoredGame:
     events: list[EventRow]
 
 
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """A move to store: the columns of :class:`MoveRow` without the ORM's bookkeeping, which
+    costs more than the rest of a move's write."""
+
+    game_id: int
+    ply: int
+    uci: str
+    white_ms: int | None
+    black_ms: int | None
+    created_at: datetime
+
+
 @dataclass(frozen=True)
 class Ending:
     """How a game ended, written with the move or event that ended it."""
@@ -267,6 +286,8 @@ class Store:
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self._pending: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
+        #: SQLite: the synchronous engine that commits (see :meth:`_transaction`)
+        self._sync_engine: Engine | None = None
         #: how many transactions the writer committed, and how many writes they held
         self.commits = 0
         self.writes = 0
@@ -318,10 +339,8 @@ class Store:
         """Store a new game; ``row.id`` is set once it is committed."""
         values = _row_values(row, skip=("id",))
 
-        async def insert_game(connection: AsyncConnection) -> None:
-            inserted = await connection.execute(
-                insert(GAMES).values(**values).returning(GAMES.c.id)
-            )
+        def insert_game(connection: Connection) -> None:
+            inserted = connection.execute(insert(GAMES).values(**values).returning(GAMES.c.id))
             row.id = int(inserted.scalar_one())
 
         await self._write(_Write(custom=insert_game))
@@ -330,15 +349,23 @@ class Store:
     async def add_move(
         self,
         game_id: int,
-        move: MoveRow,
+        move: NewMove | MoveRow,
         ending: Ending | None,
         events: Sequence[EventRow] = (),
     ) -> None:
         """Store a move (and the events it brings, and its game's end) in one transaction."""
         game = {"ply": move.ply + 1, "updated_at": move.created_at, **_ending_values(ending)}
+        values = {
+            "game_id": move.game_id,
+            "ply": move.ply,
+            "uci": move.uci,
+            "white_ms": move.white_ms,
+            "black_ms": move.black_ms,
+            "created_at": move.created_at,
+        }
         await self._write(
             _Write(
-                moves=[_row_values(move)],
+                moves=[values],
                 events=[_row_values(row) for row in events],
                 game=(game_id, game),
             )
@@ -354,11 +381,11 @@ class Store:
         at or beyond ``stack`` (their place in the board's move stack)."""
         event = _row_values(row)
 
-        async def take(connection: AsyncConnection) -> None:
-            await connection.execute(
+        def take(connection: Connection) -> None:
+            connection.execute(
                 delete(MOVES).where(MOVES.c.game_id == game_id, MOVES.c.ply >= plies)
             )
-            counts = await connection.execute(
+            counts = connection.execute(
                 select(EVENTS.c.seq, EVENTS.c.payload).where(
                     EVENTS.c.game_id == game_id,
                     EVENTS.c.kind.in_(("count_declare", "count_stop")),
@@ -366,11 +393,11 @@ class Store:
             )
             gone = [seq for seq, payload in counts if int(payload.get("at", 0)) >= stack]
             if gone:
-                await connection.execute(
+                connection.execute(
                     delete(EVENTS).where(EVENTS.c.game_id == game_id, EVENTS.c.seq.in_(gone))
                 )
-            await connection.execute(insert(EVENTS), [event])
-            await connection.execute(
+            connection.execute(insert(EVENTS), [event])
+            connection.execute(
                 update(GAMES)
                 .where(GAMES.c.id == game_id)
                 .values(ply=plies, updated_at=row.created_at)
@@ -379,9 +406,13 @@ class Store:
         await self._write(_Write(custom=take))
 
     async def close(self) -> None:
-        """Wait for the writes under way to be committed."""
+        """Wait for the writes under way to be committed, then let go of the SQLite writer's
+        connection (a later write opens it again)."""
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+            self._sync_engine = None
 
     async def _write(self, write: _Write) -> None:
         """Hand ``write`` to the writer task and wait until it is committed.
@@ -401,22 +432,8 @@ class Store:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                try:
-                    await self._commit(batch)
-                except Exception as error:
-                    if len(batch) == 1:
-                        _settle(batch[0], error)
-                        continue
-                    for write in batch:  # each alone: only the bad one fails
-                        try:
-                            await self._commit([write])
-                        except Exception as alone:
-                            _settle(write, alone)
-                        else:
-                            _settle(write, None)
-                else:
-                    for write in batch:
-                        _settle(write, None)
+                await self._commit_batch(batch)
+                batch = []
         except BaseException:  # cancelled: no caller waits for ever (whether it is stored
             # is unknown, as for a server killed during a commit)
             stopped = RuntimeError("the store's writer was stopped")
@@ -425,33 +442,83 @@ class Store:
             self._pending = []
             raise
 
-    async def _commit(self, batch: list[_Write]) -> None:
-        async with self.engine.begin() as connection:
+    async def _commit_batch(self, batch: list[_Write]) -> None:
+        """Commit ``batch`` in one transaction; when that fails, each write in one of its own,
+        so that only the bad one fails. Settles every write of the batch."""
+        try:
+            await self._transaction(batch)
+        except Exception as error:
+            if len(batch) == 1:
+                _settle(batch[0], error)
+                return
             for write in batch:
-                if write.custom is not None:
-                    await write.custom(connection)
-            moves = [values for write in batch for values in write.moves]
-            if moves:
-                await connection.execute(insert(MOVES), moves)
-            events = [values for write in batch for values in write.events]
-            if events:
-                await connection.execute(insert(EVENTS), events)
-            # the games' rows, in groups that set the same columns (one statement each)
-            groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+                try:
+                    await self._transaction([write])
+                except Exception as alone:
+                    _settle(write, alone)
+                else:
+                    _settle(write, None)
+        else:
             for write in batch:
-                if write.game is not None:
-                    game_id, values = write.game
-                    bound = {f"new_{key}": value for key, value in values.items()}
-                    groups.setdefault(tuple(sorted(values)), []).append({"game": game_id, **bound})
-            for columns, rows in groups.items():
-                statement = (
-                    update(GAMES)
-                    .where(GAMES.c.id == bindparam("game"))
-                    .values({column: bindparam(f"new_{column}") for column in columns})
-                )
-                await connection.execute(statement, rows)
+                _settle(write, None)
+
+    async def _transaction(self, batch: list[_Write]) -> None:
+        """Write ``batch`` in one transaction.
+
+        On an SQLite file the transaction runs here, on the event loop's thread, through the
+        standard library's driver: it takes a few milliseconds for a batch of a hundred moves,
+        ``fsync`` included. The async driver's thread cost more than that: each statement is
+        a round trip to the thread and back that waits behind everything else the loop has
+        to do, and the thread waits for the GIL after every step of SQLite. PostgreSQL's
+        driver is async by nature and goes through the async engine."""
+        sync_engine = self._sqlite_file_engine()
+        if sync_engine is None:
+            async with self.engine.begin() as connection:
+                await connection.run_sync(_apply, batch)
+        else:
+            with sync_engine.begin() as connection:
+                _apply(connection, batch)
         self.commits += 1
         self.writes += len(batch)
+
+    def _sqlite_file_engine(self) -> Engine | None:
+        """The synchronous engine on the same SQLite file (made on first use), or ``None``
+        for PostgreSQL and for an SQLite database in memory."""
+        url = self.engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return None
+        if self._sync_engine is None:
+            self._sync_engine = create_engine(url.set(drivername="sqlite"))
+            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
+        return self._sync_engine
+
+
+def _apply(connection: Connection, batch: list[_Write]) -> None:
+    """The statements of ``batch`` (in a transaction the caller holds): its functions of the
+    connection, then every move, every event and every game row, in one statement each."""
+    for write in batch:
+        if write.custom is not None:
+            write.custom(connection)
+    moves = [values for write in batch for values in write.moves]
+    if moves:
+        connection.execute(insert(MOVES), moves)
+    events = [values for write in batch for values in write.events]
+    if events:
+        connection.execute(insert(EVENTS), events)
+    # the games' rows, in groups that set the same columns (one statement each)
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for write in batch:
+        if write.game is not None:
+            game_id, values = write.game
+            bound = {f"new_{key}": value for key, value in values.items()}
+            groups.setdefault(tuple(sorted(values)), []).append({"game": game_id, **bound})
+    for columns, rows in groups.items():
+        statement = (
+            update(GAMES)
+            .where(GAMES.c.id == bindparam("game"))
+            .values({column: bindparam(f"new_{column}") for column in columns})
+        )
+        connection.execute(statement, rows)
 
 
 @dataclass
@@ -462,7 +529,7 @@ class _Write:
     moves: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     game: tuple[int, dict[str, Any]] | None = None
-    custom: Callable[[AsyncConnection], Awaitable[None]] | None = None
+    custom: Callable[[Connection], None] | None = None
     done: asyncio.Future[None] | None = None
 
 
@@ -516,6 +583,7 @@ __all__ = [
     "EventRow",
     "GameRow",
     "MoveRow",
+    "NewMove",
     "Store",
     "StoredGame",
     "database_url",
