@@ -79,7 +79,7 @@ def read_game_number(path: str, number: int, variant: str) -> Game:
     if number < 1:
         raise UsageError(f"--game {number}: games are numbered from 1")
     try:
-        with open(path, encoding="utf-8-sig") as handle:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
             for _ in range(number - 1):
                 if not pgn.skip_game(handle):
                     break

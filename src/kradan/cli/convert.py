@@ -109,8 +109,12 @@ def _games(handle: TextIO, source: str, args: argparse.Namespace) -> Iterator[pg
                                      default_variant=args.variant)) is not None:  # fmt: skip
             number += 1
             for error in game.errors:
+                start = f" (from line {error.game_line})" if error.game_line else ""
                 line = f"line {error.line}, " if error.line else ""
-                print(f"kradan: game {number}, {line}{error.message} (skipped)", file=sys.stderr)
+                print(f"kradan: game {number}{start}, {line}{error.message} (skipped)",
+                      file=sys.stderr)  # fmt: skip
+            if game.errors and not game.headers and not game.variations:
+                continue  # text between games that holds nothing of a game: reported, not written
             yield game
     elif source == "fen":
         for block in _blocks(handle):
@@ -165,8 +169,8 @@ class _Prepend:
         self.first: str | None = first
         self.handle = handle
 
-    def readline(self) -> str:
+    def readline(self, size: int = -1) -> str:
         if self.first is not None:
             line, self.first = self.first, None
             return line
-        return self.handle.readline()
+        return self.handle.readline(size)

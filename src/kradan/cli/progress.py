@@ -46,8 +46,8 @@ class TrackedReader:
         self.done = 0
         self.progress = Progress(total, unit)
 
-    def readline(self) -> str:
-        line = self.handle.readline()
+    def readline(self, size: int = -1) -> str:
+        line = self.handle.readline(size)
         self.done += len(line.encode("utf-8", "replace")) if not line.isascii() else len(line)
         self.progress.update(self.done)
         return line
@@ -58,11 +58,15 @@ class TrackedReader:
 
 def open_input(path: str, unit: str) -> tuple[TextIO, TrackedReader]:
     """The text file at ``path`` (``-``: standard input) and a reader of it that shows progress.
+    Bytes that are not UTF-8 read as U+FFFD, so that one damaged game does not stop a file.
 
     :raises InputFileError: when the file cannot be opened.
     """
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8-sig")  # noqa: SIM115
+        if path == "-":
+            handle: TextIO = sys.stdin
+        else:
+            handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
     except OSError as error:
         raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
     size = os.fstat(handle.fileno()).st_size if handle is not sys.stdin else 0

@@ -33,13 +33,15 @@ SKIP = _Skip.SKIP
 
 @dataclasses.dataclass(frozen=True)
 class ReadError:
-    """A problem met while reading a game: where (move number and side, or ``None`` in the
-    headers), the offending text, and what is wrong."""
+    """A problem met while reading a game: what is wrong, the offending text, where (the move
+    number, ``None`` in the headers; the line of the problem) and ``game_line``, the line where
+    the game holding it begins, so that a damaged game in a big file can be found."""
 
     message: str
     text: str = ""
     move_number: int | None = None
     line: int | None = None
+    game_line: int | None = None
 
     def __str__(self) -> str:
         where = []
