@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from .errors import VariantError
@@ -262,9 +263,10 @@ class Variant:
     insufficient_material: InsufficientMaterial = InsufficientMaterial.DEAD_POSITION
     korean_material_draws: KoreanDraws = KoreanDraws.OFF
 
-    @property
+    @cached_property
     def letters(self) -> str:
-        """Upper-case FEN letters in kernel order, e.g. ``'PNSMRK'``."""
+        """Upper-case FEN letters in kernel order, e.g. ``'PNSMRK'`` (worked out once: every
+        FEN written reads it)."""
         from .pieces import piece_symbol
 
         return "".join(piece_symbol(t).upper() for t in self.piece_types)
