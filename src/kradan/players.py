@@ -137,7 +137,7 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
     if kind == "kradan":
         options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
         unknown = set(options) - {"level", "hash"}
-        if unknown or any(not v.isdigit() for v in options.values()):
+        if unknown or any(not v.isdecimal() for v in options.values()):  # int() refuses "²"
             raise PlayerSpecError(f"bad kradan options in {spec!r}: use kradan:level=1..20,hash=MB")
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:

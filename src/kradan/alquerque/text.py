@@ -24,6 +24,8 @@ from ..errors import InvalidFenError
 from . import _kernel as K
 from .geometry import parse_point, point_name
 
+#: the largest counter a position text may hold (a billion: beyond any game, inside int64)
+MAX_COUNTER = 10**9
 _LETTERS = {"P": (0, False), "p": (1, False), "K": (0, True), "k": (1, True)}
 
 
@@ -92,8 +94,11 @@ def parse_text(text: str) -> np.ndarray:
             raise _fail(text, f"huffed point {point_name(p)} holds no piece of the side that moved")
         state[K.S_HUFF] |= 1 << p
     for field, what in ((parts[3], "no-capture plies"), (parts[4], "move number")):
-        if not field.isdigit():
+        # isdecimal, not isdigit: isdigit also accepts '²', which int() refuses
+        if not field.isdecimal():
             raise _fail(text, f"{what} {field!r} is not a whole number")
+        if int(field) > MAX_COUNTER:
+            raise _fail(text, f"{what} {field!r} is over {MAX_COUNTER:,}")
     state[K.S_NO_CAPTURE] = int(parts[3])
     state[K.S_PLY] = max(2 * (int(parts[4]) - 1), 0) + state[K.S_STM]
     if len(parts) == 6 and parts[5] != "-":

@@ -88,7 +88,7 @@ def _parse_board(fen: str, text: str, variant: Variant) -> _Placement:
         i = 0
         while i < len(rank_text):
             char = rank_text[i]
-            if char.isdigit():
+            if char.isdecimal():  # what _DIGITS matches ('²' is a digit but not decimal)
                 digits = _DIGITS.match(rank_text, i)
                 assert digits is not None
                 file += int(digits.group())
@@ -114,11 +114,18 @@ def _parse_board(fen: str, text: str, variant: Variant) -> _Placement:
     return placement
 
 
+#: the largest move counter a FEN may hold (a billion: far beyond any game, well inside int64)
+MAX_COUNTER = 10**9
+
+
 def _number(fen: str, text: str, what: str) -> int:
     if text == "-":
         return 0
-    if not text.isdigit():
+    # isdecimal, not isdigit: isdigit also accepts '²', which int() refuses
+    if not text.isdecimal():
         raise _fail(fen, f"{what} {text!r} is not a non-negative number")
+    if int(text) > MAX_COUNTER:
+        raise _fail(fen, f"{what} {text!r} is over {MAX_COUNTER:,}")
     return int(text)
 
 
@@ -197,7 +204,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     if fields:
         raise _fail(fen, f"unexpected field {fields[0]!r}")
 
-    if limit_text != "-" and not limit_text.isdigit():
+    if limit_text != "-" and not limit_text.isdecimal():
         raise _fail(fen, f"field 4 {limit_text!r} must be '-' or a counting limit in plies")
     limit = _number(fen, limit_text, "counting limit")
     halfmove = _number(fen, halfmove_text, "halfmove clock")

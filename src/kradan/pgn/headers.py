@@ -89,7 +89,7 @@ def parse_options(text: str, options: Mapping[str, Option] | None = None) -> dic
             parsed[key] = tuple(filter(None, value.split(",")))
         elif value in ("true", "false"):
             parsed[key] = value == "true"
-        elif value.isdigit():
+        elif value.isdecimal():  # not isdigit: int() refuses "²"
             parsed[key] = int(value)
         else:
             parsed[key] = value
