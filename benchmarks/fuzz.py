@@ -1,152 +1,149 @@
-"""A first mutation fuzzer for kradan's parsers (issue 13 item 3, a start): it mutates seed inputs
-(the reference positions, SAN and UCI moves, a PGN game, option strings) byte by byte and feeds
-them to each parser, counting what comes back.
+"""Fuzz every way into kradan (issue 13 item 3) and print the table: target, engine, inputs,
+inputs/s, crashes, hangs (over 1 s per input, twice running) and peak memory (RSS, MB; for
+``uci`` and ``xboard`` the engine process's too).
 
-    python benchmarks/fuzz.py                       # 2,000 inputs per target
-    python benchmarks/fuzz.py --inputs 1000000 --seed 7 --targets fen pgn
+    python benchmarks/fuzz.py                                  # 2,000 inputs, every target
+    python benchmarks/fuzz.py --targets fen pgn --inputs 50000 --engines atheris
+    python benchmarks/fuzz.py --list                           # the targets
 
-A parser passes an input when it answers or raises one of kradan's typed errors (``KradanError``).
-Anything else is a crash, printed with the input that caused it; an input that takes over a
-second is a hang. The table gives inputs/s, crashes, hangs and the peak memory of the process.
-Coverage-guided fuzzing (atheris) and the protocol and web targets are still to come.
+The campaign of issue 13, 10^6 inputs per target with each engine (hours; nice it):
+
+    nice -n 19 python benchmarks/fuzz.py --inputs 1000000 --engines mutate hypothesis atheris \\
+        --save fuzz-findings.json
+
+Targets: ``fen``, ``alquerque`` (position texts), ``san``, ``uci-move``, ``thai-san`` (moves parsed
+on real positions), ``pgn``, ``options`` (option strings and ``[VariantOptions]``),
+``uci-engine`` and ``xboard-engine`` (command lines sent to a running ``kradan uci`` /
+``kradan xboard``), ``cli`` (every ``kradan`` command's words and input file) and ``web``
+(``kradan serve``'s API and socket). The ``fuzz/`` package holds them;
+``tests/test_fuzz_short.py`` is the short pass CI runs.
+
+Engines: ``mutate`` (random edits of the seeds), ``hypothesis`` (structured inputs from each
+target's grammar) and ``atheris`` (coverage-guided libFuzzer; ``pip install atheris``). Each
+target runs in a process of its own, so that its peak memory is its own and libFuzzer can end
+it. A crash is any exception other than kradan's typed errors (or a dead or silent engine, a
+500 answer); the first few are printed as they happen and ``--save`` keeps them with their inputs.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import random
+import os
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# this script is benchmarks/fuzz.py: its folder must not hide the fuzz package
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from _table import peak_memory_mb, print_table  # noqa: E402
+from benchmarks._table import print_table  # noqa: E402
+from fuzz.engines import ENGINES, Stats  # noqa: E402
+from fuzz.targets import Target  # noqa: E402
 
-from kradan import Board  # noqa: E402
-from kradan.alquerque import Board as AlquerqueBoard  # noqa: E402
-from kradan.errors import KradanError  # noqa: E402
-from kradan.pgn import parse_options, read_game  # noqa: E402
-
-PGN_SEED = """[Event "fuzz"]
-[Variant "makruk"]
-[VariantOptions "counting=declared sut_met=true"]
-[Result "*"]
-
-1. e4 {a comment} d5 (1... g5 2. Nd2) 2. exd5 Mxd5 3. Nc3 {[%count declare]} *
-"""
-CHARS = "abcdefgh12345678/[]-~+#=x@,:; wbkKmMsSnNrRpPfF0\n\x00\xff\u0e01"
+#: the library targets, then the processes, the command line and the web app
+TARGETS = ["fen", "alquerque", "san", "uci-move", "thai-san", "pgn", "options", "uci-engine",
+           "xboard-engine", "cli", "web"]  # fmt: skip
 
 
-def fen_seeds() -> list[str]:
-    seeds = [Board().fen()]
-    for name in ("makruk", "cambodian", "sittuyin"):
-        path = ROOT / "tests" / "reference" / f"{name}.jsonl"
-        for line in path.read_text(encoding="utf-8").splitlines()[:50]:
-            seeds.append(json.loads(line)["fen"])
-    return seeds
+def worker(name: str, engine: str, inputs: int, seed: int, stats_path: Path) -> None:
+    """Run one target in this process and leave its :class:`Stats` in ``stats_path``."""
+    from fuzz import engines
+    from fuzz.targets import all_targets
+
+    def make_target() -> Target:
+        return all_targets()[name]
+
+    if engine == "atheris":
+        engines.run_atheris(make_target, inputs, seed, stats_path)
+        return
+    from kradan import Board
+    from kradan.alquerque import Board as AlquerqueBoard
+
+    Board().perft(1)  # load the kernels before the clock runs
+    AlquerqueBoard().perft(1)
+    stats = engines.run(make_target(), engine, inputs, seed)
+    stats.target = name
+    stats_path.write_text(json.dumps(asdict(stats)), encoding="utf-8")
 
 
-def mutate(text: str, rng: random.Random) -> str:
-    """``text`` with one to four random edits: a character replaced, inserted, deleted or a
-    slice repeated."""
-    chars = list(text)
-    for _ in range(rng.randint(1, 4)):
-        where = rng.randrange(len(chars) + 1)
-        kind = rng.randrange(4)
-        if kind == 0 and chars and where < len(chars):
-            chars[where] = rng.choice(CHARS)
-        elif kind == 1:
-            chars.insert(where, rng.choice(CHARS))
-        elif kind == 2 and chars and where < len(chars):
-            del chars[where]
-        elif chars:
-            start = rng.randrange(len(chars))
-            chars[where:where] = chars[start : start + rng.randint(1, 8)]
-    return "".join(chars)
+def run_isolated(name: str, engine: str, inputs: int, seed: int) -> Stats:
+    """One target in a child process (see :func:`worker`)."""
+    with tempfile.TemporaryDirectory() as folder:
+        stats_path = Path(folder) / "stats.json"
+        command = [sys.executable, __file__, "--worker", name, engine, str(inputs), str(seed),
+                   str(stats_path)]  # fmt: skip
+        log = Path(folder) / "libfuzzer.log"
+        with open(log, "wb") as errors:
+            # libFuzzer's own progress goes to the log; the worker's findings to our stderr
+            stderr = errors if engine == "atheris" else None
+            began = time.perf_counter()
+            status = subprocess.run(command, stderr=stderr, env={**os.environ}).returncode
+            seconds = time.perf_counter() - began
+        if engine == "atheris":
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if ": CRASH " in line or ": HANG " in line or "Traceback" in line:
+                    print(line, file=sys.stderr)
+        if not stats_path.exists():
+            stats = Stats(name, engine, seconds=seconds, crashes=1)
+            stats.examples.append((f"CRASH the worker ended with status {status}", ""))
+            return stats
+        data = json.loads(stats_path.read_text(encoding="utf-8"))
+        data["examples"] = [tuple(pair) for pair in data["examples"]]
+        stats = Stats(**data)
+        stats.target = name
+        if status != 0 and stats.inputs < inputs:
+            stats.crashes += 1
+            stats.examples.append((f"CRASH the worker ended with status {status}", ""))
+        return stats
 
 
-def parse_fen(text: str) -> None:
-    board = Board(text)
-    board.fen()
-    list(board.legal_moves)
-    board.outcome()
-
-
-def parse_alquerque(text: str) -> None:
-    board = AlquerqueBoard(text)
-    list(board.legal_moves)
-    board.outcome()
-
-
-def parse_san(text: str) -> None:
-    Board().parse_san(text)
-
-
-def parse_uci(text: str) -> None:
-    Board().parse_uci(text)
-
-
-def parse_pgn(text: str) -> None:
-    game = read_game(io.StringIO(text))
-    if game is not None:
-        str(game)
-
-
-TARGETS: dict[str, tuple[Callable[[str], None], Callable[[], list[str]]]] = {
-    "fen": (parse_fen, fen_seeds),
-    "alquerque": (parse_alquerque, lambda: ["ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 0 1"]),
-    "san": (parse_san, lambda: ["e4", "Nd2", "Sxe5+", "e4,Me3", "จ๔", "Kb2", "O-O"]),
-    "uci": (parse_uci, lambda: ["e3e4", "c5c6m", "R@a1", "e3e4,e1e3", "0000"]),
-    "pgn": (parse_pgn, lambda: [PGN_SEED]),
-    "options": (parse_options, lambda: ["counting=declared sut_met=true takhen_rua=a1,h1"]),
-}
-
-
-def fuzz(name: str, inputs: int, seed: int) -> list[str]:
-    parse, seeds = TARGETS[name]
-    corpus = seeds()
-    rng = random.Random(seed)
-    crashes = hangs = 0
-    start = time.perf_counter()
-    for _ in range(inputs):
-        text = mutate(rng.choice(corpus), rng)
-        began = time.perf_counter()
-        try:
-            parse(text)
-        except KradanError:
-            pass
-        except Exception as error:  # a crash: any error that is not kradan's typed one
-            crashes += 1
-            if crashes <= 5:
-                print(f"CRASH {name}: {type(error).__name__}: {error} on {text!r}", file=sys.stderr)
-        if time.perf_counter() - began > 1.0:
-            hangs += 1
-            print(f"HANG {name}: {text!r}", file=sys.stderr)
-    seconds = time.perf_counter() - start
-    peak_mb = peak_memory_mb()
-    return [name, f"{inputs:,}", f"{seconds:.1f}", f"{inputs / seconds:,.0f}", str(crashes),
-            str(hangs), f"{peak_mb:.0f}"]  # fmt: skip
+def row(stats: Stats) -> list[str]:
+    child = f"{stats.child_peak_mb:.0f}" if stats.child_peak_mb else "-"
+    return [stats.target, stats.engine, f"{stats.inputs:,}", f"{stats.seconds:.1f}",
+            f"{stats.rate:,.0f}", str(stats.crashes), str(stats.hangs), f"{stats.peak_mb:.0f}",
+            child]  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=2000, help="inputs per target (2000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--targets", nargs="+", choices=sorted(TARGETS), default=list(TARGETS))
+    parser.add_argument("--targets", nargs="+", default=TARGETS, metavar="TARGET")
+    parser.add_argument("--engines", nargs="+", choices=ENGINES, default=["mutate", "hypothesis"])
+    parser.add_argument("--save", metavar="FILE.json", help="keep the findings with their inputs")
+    parser.add_argument("--list", action="store_true", help="list the targets")
+    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    Board().perft(1)  # compile or load the kernels before the clock runs
-    rows = [fuzz(name, args.inputs, args.seed) for name in args.targets]
+    if args.worker:
+        name, engine, inputs, seed, path = args.worker
+        worker(name, engine, int(inputs), int(seed), Path(path))
+        return
+    if args.list:
+        print("\n".join(TARGETS))
+        return
+    names = args.targets
+    unknown = sorted(set(names) - set(TARGETS))
+    if unknown:
+        parser.error(f"unknown targets {unknown}; --list lists them")
+    results = [run_isolated(n, e, args.inputs, args.seed) for n in names for e in args.engines]
     print_table(
-        "Mutation fuzzing (typed errors pass; anything else is a crash)",
-        ["target", "inputs", "seconds", "inputs/s", "crashes", "hangs", "peak MB"],
-        rows,
-    )
+        "Fuzzing (kradan's typed errors pass; any other exception, a dead or silent engine, or "
+        "a 500 is a crash; a hang is over 1 s per input)",
+        ["target", "engine", "inputs", "seconds", "inputs/s", "crashes", "hangs", "peak MB",
+         "engine MB"],
+        [row(stats) for stats in results],
+    )  # fmt: skip
+    if args.save:
+        findings = [asdict(s) for s in results if s.crashes or s.hangs]
+        Path(args.save).write_text(json.dumps(findings, indent=1), encoding="utf-8")
+    if any(stats.crashes or stats.hangs for stats in results):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,146 @@
+"""Every ``kradan`` command, run in this process through :func:`kradan.cli.main.main`.
+
+An input is the command's words separated by tabs, a newline, then the text of an input file:
+the word ``FILE`` stands for that file's path and ``-`` for standard input, which holds the
+same text (``play``, ``uci`` and ``xboard`` read their moves and commands from it). A clean
+exit, any status, is a pass; an exception out of ``main`` (argparse's ``SystemExit`` aside)
+is a crash.
+
+The commands run in a temporary folder, and a file opened for writing outside it is written
+there instead, so that no input can touch other files. Work the words legitimately ask for is
+kept small: ``match`` plays one short game between built-in players (never an external command),
+``play`` and ``analyse`` think for a moment, and ``serve`` is only parsed (it would serve)."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from . import corpus, process
+from .targets import Target
+
+#: the words appended to a command to keep its work small (later words win in argparse)
+BOUNDED = {
+    "play": ["--time", "0.01", "--level", "1"],
+    "analyse": ["--depth", "1", "--time", "0.05"],
+    "match": ["--games", "1", "--tc", "0.1+0", "--max-plies", "4", "--concurrency", "1"],
+    "perft": [],
+}
+_WRITE_MODES = set("wax+")
+
+
+def parse_case(data: bytes) -> tuple[list[str], bytes]:
+    """The command's words and the input file's bytes."""
+    head, _, body = data.partition(b"\n")
+    words = head.decode("utf-8", "replace").split("\t")
+    return [word for word in words if word != ""] or ["--help"], body
+
+
+def _bounded(words: list[str]) -> list[str]:
+    """``words`` with the limits of :data:`BOUNDED`, no external engines, and no devices."""
+    command = words[0]
+    safe = []
+    for word in words:
+        lowered = word.strip().lower()
+        if command == "match" and lowered.startswith(("uci", "xboard")):
+            word = "random"
+        if word.startswith(("/dev", "/proc", "/sys")):
+            word = "nothing"
+        safe.append(word)
+    if command == "perft":  # depths over 3 are minutes of honest work
+        safe = [w if not (w.isdigit() and int(w) > 3) else "2" for w in safe]
+        safe = [w for w in safe if w not in ("--threads", "--no-bulk")]
+    return safe + BOUNDED.get(command, [])
+
+
+@contextlib.contextmanager
+def _sandbox(folder: Path, stdin: bytes) -> Iterator[None]:
+    """Run inside ``folder``: the working folder, writes outside it redirected into it, the
+    given standard input, and standard output and error captured."""
+    real_open = builtins.open
+
+    def guarded_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, (str, bytes, os.PathLike)) and _WRITE_MODES & set(mode):
+            path = Path(os.fsdecode(file)).resolve()
+            if folder not in path.parents:
+                file = folder / "redirected.out"
+        return real_open(file, mode, *args, **kwargs)
+
+    saved_cwd, saved_stdin, saved_io_open = os.getcwd(), sys.stdin, io.open
+    os.chdir(folder)
+    builtins.open = guarded_open
+    io.open = guarded_open
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    # text streams over bytes, as the real ones are (the engines write to ``.buffer``)
+    output = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    errors = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(errors):
+            yield
+    finally:
+        builtins.open = real_open
+        io.open = saved_io_open
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+
+
+def run_command(data: bytes) -> None:
+    """Run one ``kradan`` command line with its input file (see the module's doc)."""
+    from kradan.cli.main import build_parser, main
+
+    words, body = parse_case(data)
+    if words[0] in ("uci", "xboard"):
+        body = process._capped(body)
+    if words[0] == "xboard":  # the engine answers a move at once, not after a game's share
+        quick = b"\nst 0.05\nsd 2"
+        body = b"\n".join(line + quick if line.strip() == b"new" else line
+                          for line in (b"new", *body.split(b"\n")))  # fmt: skip
+    words = _bounded(words)
+    with tempfile.TemporaryDirectory(prefix="kradan-fuzz-") as name:
+        folder = Path(name).resolve()
+        (folder / "input").write_bytes(body)
+        words = [str(folder / "input") if word == "FILE" else word for word in words]
+        with _sandbox(folder, body):
+            try:
+                if words[0] == "serve":
+                    build_parser().parse_args(words)
+                else:
+                    main(words)
+            except SystemExit:
+                pass
+
+
+def seeds() -> list[bytes]:
+    """Commands of the README and the tests, each with a game or position from the corpus."""
+    pgn = corpus.pgn_seeds()[0].encode()
+    fen = corpus.fen_seeds()[5].encode()
+    lines = ["perft\tmakruk\t2", "perft\tsittuyin\t1\t--divide", "perft\talquerque\t2",
+             "show\tFILE", "show\t--variant\tcambodian", "show\t--svg\tout.svg\t--flip\t--thai",
+             "convert\tFILE\t--to\tfen", "convert\tFILE\t--to\tuci\t--notation\tthai",
+             "convert\t-\t--dialect\tpychess", "validate\tFILE", "validate\t-",
+             "analyse\tFILE\t--ply\t3", "play\t--color\tblack", "match\trandom\trandom",
+             "uci", "xboard", "serve\t--port\t0"]  # fmt: skip
+    found = [line.encode() + b"\n" + pgn for line in lines]
+    found += [b"show\t" + fen, b"perft\tmakruk\t1\t--fen\t" + fen + b"\n"]
+    found += [b"uci\t\nuci\nposition startpos moves e3e4\ngo depth 2\nisready\n"]
+    found += [b"xboard\t\nxboard\nnew\ne3e4\nping 1\n", b"play\t\ne3e4\nd3d4\nresign\n"]
+    return found
+
+
+def cli_target() -> Target:
+    """The ``kradan`` commands, in this process."""
+
+    def grammar() -> Any:
+        from . import grammars
+
+        return grammars.cli_argv()
+
+    run: Callable[[bytes], None] = run_command
+    return Target("cli", run, seeds, grammar, short_inputs=1_000)

@@ -1,0 +1,278 @@
+"""Structured inputs for hypothesis: each function is a strategy of bytes that looks like the
+target's input (a FEN's fields, a move's letters, a PGN game's headers and tokens, a protocol
+command and its arguments), with garbage mixed in at every level, so that inputs get past the
+first check and reach the code behind it."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from hypothesis import strategies as st
+
+from . import corpus
+
+_PIECES = "rnsmkfpqRNSMKFPQ~"
+_THAI = "กขคงจฉชญ๑๒๓๔๕๖๗๘ขคมรงบ็"
+_SYMBOLS = "x-+#=@,:!? /[]"
+GAME_NAMES = ("makruk", "thai", "cambodian", "ouk", "karouk", "sittuyin", "burmese", "alquerque",
+              "alquerque-bell", "Makruk", "chess", "")  # fmt: skip
+
+
+def _junk(alphabet: str = "", size: int = 12) -> st.SearchStrategy[str]:
+    """Short text: from ``alphabet`` mostly, from all of Unicode sometimes."""
+    choices = [st.text(min_size=0, max_size=size)]
+    if alphabet:
+        choices.insert(0, st.text(alphabet=alphabet, min_size=0, max_size=size))
+    return st.one_of(*choices)
+
+
+def _number() -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.integers(-5, 400).map(str),
+        st.integers(-(2**70), 2**70).map(str),
+        _junk("0123456789-+.e", 6),
+    )
+
+
+def _encode(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[bytes]:
+    return strategy.map(lambda text: text.encode("utf-8", "surrogatepass"))
+
+
+def _fen_text() -> st.SearchStrategy[str]:
+    rank = st.lists(st.sampled_from(list(_PIECES) + list("12345678")), max_size=10).map("".join)
+    board = st.lists(rank, min_size=1, max_size=10).map("/".join)
+    hand = st.one_of(st.just(""), _junk("rnsmkfpRNSMKFP").map(lambda t: f"[{t}]"))
+    side = st.sampled_from(["w", "b", "x", ""])
+    rights = st.one_of(st.just("-"), _junk("KQkqabcdefgh12345678-", 6))
+    fields = st.lists(_number(), max_size=5).map(" ".join)
+    parts = st.tuples(board, hand, side, rights, fields)
+    return parts.map(lambda p: f"{p[0]}{p[1]} {p[2]} {p[3]} {p[4]}".rstrip())
+
+
+@cache
+def fen() -> st.SearchStrategy[bytes]:
+    """FENs of the chess family: ranks of piece letters and digits, a hand, the side, rights
+    and counting fields, each field sometimes broken."""
+    return _encode(st.one_of(_fen_text(), st.sampled_from(corpus.fen_seeds()), _junk(_PIECES)))
+
+
+@cache
+def alquerque() -> st.SearchStrategy[bytes]:
+    """Alquerque position texts: five ranks of pPkK and 1-5, the side, counters."""
+    rank = st.lists(st.sampled_from(list("pPkK12345x")), max_size=7).map("".join)
+    board = st.lists(rank, min_size=1, max_size=7).map("/".join)
+    side = st.sampled_from(["w", "b", "x", ""])
+    fields = st.lists(st.one_of(st.just("-"), _number(), _junk("abcde12345,-", 6)), max_size=4)
+    text = st.tuples(board, side, fields).map(lambda p: f"{p[0]} {p[1]} {' '.join(p[2])}")
+    return _encode(text)
+
+
+def _with_position(text: st.SearchStrategy[str]) -> st.SearchStrategy[bytes]:
+    """One byte choosing the position, then the move text."""
+    return st.tuples(st.integers(0, 255), text).map(
+        lambda p: bytes([p[0]]) + p[1].encode("utf-8", "surrogatepass")
+    )
+
+
+def _square() -> st.SearchStrategy[str]:
+    ranks = st.sampled_from(["1", "5", "8", "9", "0", "10"])
+    return st.tuples(st.sampled_from("abcdefghijz"), ranks).map("".join)
+
+
+@cache
+def san() -> st.SearchStrategy[bytes]:
+    """SAN and long algebraic moves: a piece letter, squares, capture, promotion, check marks;
+    Alquerque's jumps and huffs."""
+    piece = st.sampled_from(["", "K", "M", "S", "N", "R", "F", "P", "Q", "k", "m"])
+    mark = st.sampled_from(["", "x", "-", ":"])
+    end = st.sampled_from(["", "+", "#", "=M", "=F", "m", "!", "?", "=Q"])
+    move = st.tuples(piece, st.one_of(st.just(""), _square(), st.sampled_from("abcdefgh")),
+                     mark, _square(), end).map("".join)  # fmt: skip
+    drop = st.tuples(piece, _square()).map(lambda p: f"{p[0]}@{p[1]}")
+    jump = st.lists(_square(), min_size=2, max_size=5).map("x".join)
+    huff = st.tuples(_square(), move).map(lambda p: f"h{p[0]},{p[1]}")
+    return _with_position(st.one_of(move, drop, jump, huff, _junk(_PIECES + _SYMBOLS, 10)))
+
+
+@cache
+def uci() -> st.SearchStrategy[bytes]:
+    """UCI move strings: two squares and a letter, drops, null moves, pass moves, chains."""
+    letter = st.sampled_from(["", "m", "f", "s", "n", "r", "k", "q", "+", "M"])
+    move = st.tuples(_square(), _square(), letter).map("".join)
+    drop = st.tuples(st.sampled_from("KFSNRPMkx"), _square()).map(lambda p: f"{p[0]}@{p[1]}")
+    chain = st.lists(move, min_size=2, max_size=4).map(",".join)
+    special = st.sampled_from(["0000", "(none)", "", "@@", "a1a1"])
+    return _with_position(st.one_of(move, drop, chain, special, _junk("abcdefgh12345678@,", 8)))
+
+
+@cache
+def thai() -> st.SearchStrategy[bytes]:
+    """Thai SAN: Thai piece and file letters and Thai numerals, with SAN's marks."""
+    return _with_position(_junk(_THAI + "x-+#=", 8))
+
+
+def _option_words(values: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    from kradan.games import games
+
+    names = sorted({name for game in games() for name in game.options})
+    key = st.one_of(st.sampled_from(names), _junk("abcdefghijklmnopqrstuvwxyz_", 12))
+    word = st.one_of(st.tuples(key, values).map(lambda p: f"{p[0]}={p[1]}"), _junk("=", 8))
+    return st.lists(word, max_size=6).map(" ".join)
+
+
+def _option_values() -> st.SearchStrategy[str]:
+    from kradan.games import games
+
+    known: set[str] = {"true", "false", "0", "1", "50", "a1,h1", "a1,,h8", ",", "-1"}
+    for game in games():
+        for option in game.options.values():
+            members = getattr(option.kind, "__members__", {})
+            known.update(str(member.value) for member in members.values())
+            known.update(option.choices)
+    return st.one_of(st.sampled_from(sorted(known)), _number(), _junk("abcdefgh12345678,_", 10))
+
+
+@cache
+def options() -> st.SearchStrategy[bytes]:
+    """``key=value`` words: real option names and values mostly, made-up ones too."""
+    return _encode(_option_words(_option_values()))
+
+
+@cache
+def pgn() -> st.SearchStrategy[bytes]:
+    """PGN games: header lines (``[Variant]``, ``[FEN]``, ``[VariantOptions]``, others, some
+    broken) and move text of SAN, numbers, comments, count commands, NAGs, variations."""
+    value = st.one_of(
+        st.sampled_from(GAME_NAMES), _fen_text(), _option_words(_option_values()), _junk('"\\', 10)
+    )
+    tag = st.sampled_from(["Variant", "FEN", "SetUp", "VariantOptions", "Result", "Event", "X"])
+    header = st.one_of(st.tuples(tag, value).map(lambda p: f'[{p[0]} "{p[1]}"]'), _junk('[]"', 16))
+    san_text = san().map(lambda data: data[1:].decode("utf-8", "replace"))
+    token = st.one_of(
+        san_text,
+        st.integers(0, 300).map(lambda n: f"{n}."),
+        st.sampled_from(["{[%count declare]}", "{[%count stop]}", "{declare count}", "(", ")",
+                         "$1", "$255", "*", "1-0", "0-1", "1/2-1/2", "{", "}", ";", "%", "\n"]),
+        _junk("{}()$;%", 8).map(lambda t: "{" + t + "}"),
+    )  # fmt: skip
+    game = st.tuples(st.lists(header, max_size=6), st.lists(token, max_size=30)).map(
+        lambda p: "\n".join(p[0]) + "\n\n" + " ".join(p[1]) + "\n"
+    )
+    return _encode(st.one_of(game, st.sampled_from(corpus.pgn_seeds())))
+
+
+def _uci_text() -> st.SearchStrategy[str]:
+    return uci().map(lambda data: data[1:].decode("utf-8", "replace"))
+
+
+@cache
+def uci_lines() -> st.SearchStrategy[bytes]:
+    """UCI command lines: ``position`` with FENs and moves, ``go`` with limits, ``setoption``
+    with names and values, and every other command, with garbage arguments."""
+    moves = st.lists(_uci_text(), max_size=6).map(" ".join)
+    position = st.one_of(
+        moves.map(lambda m: f"position startpos moves {m}"),
+        st.tuples(_fen_text(), moves).map(lambda p: f"position fen {p[0]} moves {p[1]}"),
+        _junk("startpos fen moves", 20).map(lambda t: f"position {t}"),
+    )
+    limit = st.sampled_from(
+        ["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate",
+         "perft", "infinite", "searchmoves", "ponder"]
+    )  # fmt: skip
+    go = st.lists(st.one_of(limit, st.integers(-5, 3).map(str), _number()), max_size=6).map(
+        lambda words: "go " + " ".join(words)
+    )
+    name = st.sampled_from(
+        ["UCI_Variant", "Hash", "Threads", "MultiPV", "Skill Level", "UCI_LimitStrength",
+         "UCI_Elo", "Clear Hash", "Move Overhead", "x"]
+    )  # fmt: skip
+    value = st.one_of(st.sampled_from(GAME_NAMES), _number(), _junk("", 10))
+    setoption = st.tuples(name, value).map(lambda p: f"setoption name {p[0]} value {p[1]}")
+    other = st.tuples(
+        st.sampled_from(["uci", "isready", "ucinewgame", "debug", "ponderhit", "register", "d",
+                         "position", "setoption", "go", "", "eval", "flip"]), _junk("", 12)
+    ).map(" ".join)  # fmt: skip
+    return _encode(st.one_of(position, go, setoption, other))
+
+
+@cache
+def xboard_lines() -> st.SearchStrategy[bytes]:
+    """XBoard command lines: ``variant``, ``setboard``, moves, ``level``, ``st``, ``sd``,
+    ``time``, ``undo`` and the rest, with garbage arguments."""
+    command = st.sampled_from(
+        ["xboard", "protover", "new", "variant", "force", "go", "playother", "usermove",
+         "setboard", "level", "st", "sd", "time", "otim", "undo", "remove", "?", "result", "post",
+         "nopost", "hard", "easy", "memory", "cores", "option", "analyze", "exit", "perft"]
+    )  # fmt: skip
+    argument = st.one_of(
+        st.sampled_from(GAME_NAMES), _fen_text(), _uci_text(), _number(), _junk("", 12)
+    )
+    line = st.tuples(command, st.lists(argument, max_size=3)).map(lambda p: " ".join([p[0], *p[1]]))
+    return _encode(st.one_of(line, _uci_text()))
+
+
+@cache
+def cli_argv() -> st.SearchStrategy[bytes]:
+    """Command lines of ``kradan``: a command, its options and values, positional words, and
+    an input file's text (tab-separated words, a newline, the file; see :mod:`fuzz.cli`)."""
+    command = st.sampled_from(["perft", "show", "convert", "validate", "analyse", "play", "match",
+                               "uci", "xboard", "serve", "help", ""])  # fmt: skip
+    flag = st.sampled_from(["--variant", "--fen", "--divide", "--no-bulk", "--threads", "--svg",
+                            "--flip", "--thai", "--size", "--game", "--ply", "--from", "--to",
+                            "--notation", "--dialect", "--strict", "-o", "--depth", "--time",
+                            "--multipv", "--annotate", "--color", "--level", "--counting",
+                            "--games", "--tc", "--max-plies", "--help", "FILE", "-"])  # fmt: skip
+    values = st.sampled_from(["pgn", "fen", "uci", "san", "thai", "pychess", "random"])
+    word = st.one_of(
+        flag, st.sampled_from(GAME_NAMES), _number(), _fen_text(), _junk("", 10), values
+    )
+    file_text = st.one_of(pgn().map(lambda b: b.decode("utf-8", "replace")), _fen_text(),
+                          _junk("", 40))  # fmt: skip
+    case = st.tuples(command, st.lists(word, max_size=6), file_text).map(
+        lambda p: "\t".join([p[0], *p[1]]).replace("\n", " ") + "\n" + p[2]
+    )
+    return _encode(case)
+
+
+@cache
+def web_requests() -> st.SearchStrategy[bytes]:
+    """Requests to the web app and messages on its socket (JSON; see :mod:`fuzz.web`)."""
+    anything = st.recursive(
+        st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                  _junk("", 16)),
+        lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                st.dictionaries(_junk("", 8), inner, max_size=3)),
+        max_leaves=6,
+    )  # fmt: skip
+    variant = st.sampled_from(GAME_NAMES)
+    options = st.dictionaries(
+        st.sampled_from(["counting", "sittuyin_setup", "stalemate", "takhen_rua", "n_move_rule",
+                         "capture_rule", "x"]),
+        st.one_of(st.booleans(), st.integers(), _option_values(), st.lists(_junk("", 4))),
+        max_size=3,
+    )  # fmt: skip
+    new_game = st.fixed_dictionaries(
+        {},
+        optional={"variant": variant, "options": options, "opponent": st.sampled_from(["human",
+                  "engine", "x"]), "color": st.sampled_from(["white", "black", "random", ""]),
+                  "clock": st.one_of(st.sampled_from(["60+1", "0+0", "99999+999"]), _number()),
+                  "fen": _fen_text(), "level": st.integers(-1, 21), "extra": anything},
+    )  # fmt: skip
+    body = st.one_of(
+        st.fixed_dictionaries({"move": _uci_text()}),
+        st.fixed_dictionaries({"action": st.sampled_from(["resign", "offer_draw", "accept_draw",
+                               "decline_draw", "claim_draw", "takeback", "declare_count",
+                               "stop_count", "x"])}),
+        st.fixed_dictionaries({"arrangement": st.one_of(
+            st.sampled_from(["standard", "mirrored", "fortress", "x"]),
+            st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
+        st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
+                               "move": _uci_text(), "token": _junk("", 10)}),
+        new_game, anything,
+    )  # fmt: skip
+    kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
+                            "socket", "page", "raw", "x"])  # fmt: skip
+    text = st.one_of(body.map(json.dumps), _junk("", 40))
+    request = st.tuples(kind, st.integers(0, 20), text)
+    return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))

@@ -1,0 +1,207 @@
+"""``kradan serve``'s JSON API and game socket, through Starlette's TestClient on an app with
+its own SQLite file (as the web tests do). A 500 answer, an exception out of the app, or a
+socket that closes or falls silent after a message is a crash; any 4xx answer is a pass.
+
+An input is a first line ``KIND [N]`` and a body. ``N`` picks one of a few games made at the
+start (and made again every :data:`FRESH_EVERY` inputs, as moves and resignations end them) and
+one of its seats. The kinds: ``new`` (POST /api/games, the body as JSON), ``move``,
+``action`` and ``setup`` (POST to the game with the seat's token), ``get``, ``pgn``,
+``join`` and ``list`` (the body in the path or query), ``socket`` (the body as one message on the
+game's socket, followed by a message that must be answered), ``page`` (GET the body as a path)
+and ``raw`` (the body's first line is ``METHOD PATH``, the rest the request body)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from . import corpus
+from .targets import Crash, Target
+
+#: inputs between fresh sets of games
+FRESH_EVERY = 100
+#: seconds a socket may take to answer
+SOCKET_TIMEOUT = 10.0
+SENTINEL = '{"type": "fuzz-sentinel"}'
+GAMES = (
+    {"variant": "makruk", "opponent": "human"},
+    {"variant": "cambodian", "opponent": "human", "options": {"counting": "declared"}},
+    {"variant": "sittuyin", "opponent": "human", "options": {"sittuyin_setup": "screened"}},
+    {"variant": "alquerque", "opponent": "human"},
+    {"variant": "makruk", "opponent": "engine", "level": 1, "color": "white"},
+)
+KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "page", "raw")
+
+
+class WebApp:
+    """The app, its client, the games inputs act on, and their sockets."""
+
+    def __init__(self) -> None:
+        self.folder: Path | None = None
+        self.client: Any = None
+        self.games: list[tuple[str, str, str]] = []  # id, White's token, Black's token
+        self.sockets: dict[str, Any] = {}
+        self.inputs = 0
+
+    def start(self) -> None:
+        from fastapi.testclient import TestClient
+
+        from kradan.web import create_app
+
+        self.folder = Path(tempfile.mkdtemp(prefix="kradan-fuzz-web-"))
+        url = f"sqlite+aiosqlite:///{self.folder / 'games.db'}"
+        self.client = TestClient(create_app(url), base_url="http://127.0.0.1")
+        self.client.__enter__()
+        self._fresh_games()
+
+    def stop(self) -> None:
+        self._close_sockets()
+        if self.client is not None:
+            self.client.__exit__(None, None, None)
+            self.client = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def _close_sockets(self) -> None:
+        for socket in self.sockets.values():
+            with contextlib.suppress(Exception):  # a socket the server closed already
+                socket.__exit__(None, None, None)
+        self.sockets.clear()
+
+    def _fresh_games(self) -> None:
+        self._close_sockets()
+        self.games = []
+        for body in GAMES:
+            response = self.client.post("/api/games", json=body)
+            if response.status_code != 201:
+                raise RuntimeError(f"cannot make a game {body}: {response.text}")
+            created = response.json()
+            self.games.append((created["id"], created["token"], created["invite"] or ""))
+
+    # --- one input ----------------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        if self.client is None:
+            self.start()
+        self.inputs += 1
+        if self.inputs % FRESH_EVERY == 0:
+            self._fresh_games()
+        head, _, body = data.partition(b"\n")
+        words = head.decode("utf-8", "replace").split()
+        kind = words[0] if words else "get"
+        number = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+        game_id, white, black = self.games[number % len(self.games)]
+        token = black if number // len(self.games) % 2 and black else white
+        text = body.decode("utf-8", "replace")
+        headers = {"Authorization": f"Bearer {token}", "content-type": "application/json"}
+        client = self.client
+        if kind == "socket":
+            self._socket(game_id, text)
+            return
+        if kind == "new":
+            response = client.post("/api/games", content=body, headers=headers)
+        elif kind in ("move", "action", "setup"):
+            response = client.post(f"/api/games/{game_id}/{kind}s", content=body, headers=headers)
+        elif kind == "get":
+            response = client.get(f"/api/games/{quote(text[:200], safe='')}", headers=headers)
+        elif kind == "pgn":
+            response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/pgn")
+        elif kind == "list":
+            response = client.get("/api/games", params={"limit": text[:40]})
+        elif kind == "join":
+            response = client.get(f"/join/{game_id}", params={"seat": text[:200]},
+                                  follow_redirects=False)  # fmt: skip
+        elif kind == "page":
+            response = client.get("/" + _url(text[:400].lstrip("/")), follow_redirects=False)
+        else:
+            first, _, rest = body.partition(b"\n")
+            method, _, path = first.decode("utf-8", "replace").partition(" ")
+            if method.upper() not in ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"):
+                method = "POST"
+            path = "/" + _url(path.strip().lstrip("/").replace("{id}", game_id))
+            response = client.request(method.upper(), path[:500], content=rest, headers=headers)
+        if response.status_code >= 500:
+            raise Crash(f"{kind} answered {response.status_code}: {response.text[:300]!r}")
+
+    def _socket(self, game_id: str, text: str) -> None:
+        """Send ``text`` on the game's socket, then a message that must be answered."""
+        socket = self.sockets.get(game_id)
+        if socket is None:
+            socket = self.client.websocket_connect(f"/api/games/{game_id}/socket")
+            socket.__enter__()
+            self.sockets[game_id] = socket
+            self._receive(socket)  # the game as it stands
+        try:
+            socket.send_text(text)
+            socket.send_text(SENTINEL)
+            while True:
+                message = json.loads(self._receive(socket))
+                if message.get("type") == "error" and message.get("status", 0) >= 500:
+                    raise Crash(f"socket answered {message!r} to {text[:200]!r}")
+                if message.get("type") == "error" and "fuzz-sentinel" in message.get("error", ""):
+                    return
+        except Crash:
+            raise
+        except Exception as error:
+            self.sockets.pop(game_id, None)
+            raise Crash(f"socket failed after {text[:200]!r}: {error!r}") from error
+
+    @staticmethod
+    def _receive(socket: Any) -> str:
+        """The next text message, or :class:`Crash` after :data:`SOCKET_TIMEOUT` seconds."""
+        import anyio
+
+        async def receive() -> Any:
+            with anyio.fail_after(SOCKET_TIMEOUT):
+                return await socket._send_rx.receive()
+
+        message = socket.portal.call(receive) if hasattr(socket, "_send_rx") else socket.receive()
+        if message.get("type") == "websocket.close":
+            raise Crash(f"the server closed the socket: {message!r}")
+        text: str = message.get("text") or ""
+        return text
+
+
+def _url(text: str) -> str:
+    """``text`` as a URL's path and query: what a browser would escape, escaped (the client
+    refuses to send control characters at all)."""
+    return quote(text, safe="/?=&%:+,;@-_.~!$'()*")
+
+
+def seeds() -> list[bytes]:
+    """Requests the web tests make, over every kind, with the tests' FENs and moves."""
+    fen = corpus.fen_seeds()[0]
+    cases = [
+        ("new", json.dumps({"variant": "thai", "options": {"counting": "declared"},
+                            "opponent": "human"})),
+        ("new", json.dumps({"variant": "sittuyin", "fen": fen, "clock": "60+1"})),
+        ("move 0", '{"move": "e3e4"}'), ("move 5", '{"move": "e6e5"}'),
+        ("move 3", '{"move": "c2c3"}'), ("action 1", '{"action": "declare_count"}'),
+        ("action 0", '{"action": "offer_draw"}'), ("setup 2", '{"arrangement": "standard"}'),
+        ("setup 7", '{"arrangement": {"e2": "K", "d2": "F"}}'), ("get 0", "Xk2_9aQw-Lm3"),
+        ("pgn 0", ""), ("list", "50"), ("join 0", "token"), ("page", "games/Xk2_9aQw-Lm3"),
+        ("page", f"assets/position.svg?fen={quote(fen)}"), ("page", "static/app.js"),
+        ("socket 0", '{"type": "move", "move": "e3e4"}'), ("socket 1", '{"type": "auth"}'),
+        ("socket 2", '{"type": "setup", "arrangement": "fortress"}'),
+        ("raw", 'POST /language\nlang=th'), ("raw", "GET /api/games/{id}/pgn\n"),
+    ]  # fmt: skip
+    return [f"{head}\n{body}".encode() for head, body in cases]
+
+
+def web_target() -> Target:
+    """The web API and socket (needs the ``web`` extra)."""
+    app = WebApp()
+
+    def grammar() -> Any:
+        from . import grammars
+
+        return grammars.web_requests()
+
+    return Target("web", app.feed, seeds, grammar, start=app.start, stop=app.stop,
+                  short_inputs=1_000)  # fmt: skip
