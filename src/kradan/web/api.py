@@ -2,8 +2,10 @@
 ``/docs``).
 
 Every error is ``{"error": "<message quoting the bad input>"}`` with a 4xx status, and leaves
-the game as it was. A request proves its seat with ``Authorization: Bearer <token>`` or the
-seat cookie ``kradan_seat_<id>`` (HttpOnly, SameSite=Lax) that creating or joining a game sets.
+the game as it was. The message is in the language the pages would be shown in (the
+``kradan_lang`` cookie, else ``Accept-Language``), English for a client that sends neither.
+A request proves its seat with ``Authorization: Bearer <token>`` or the seat cookie
+``kradan_seat_<id>`` (HttpOnly, SameSite=Lax) that creating or joining a game sets.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
+from . import i18n
+from .i18n import N_
 from .model import COLORS, GameError, NewGame, players_text
 from .room import Room
 from .rooms import Rooms
@@ -192,6 +196,11 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 # --- helpers -----------------------------------------------------------------------------------
 
 
+def unknown_game(game_id: str) -> GameError:
+    """The 404 of a game id that names no game."""
+    return GameError(404, N_("unknown game {game}"), game=repr(game_id))
+
+
 def rooms_of(request: Request | WebSocket) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
@@ -207,7 +216,11 @@ def seat_token(request: Request, game_id: str) -> str | None:
     if header is not None:
         scheme, _, value = header.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
-            raise GameError(401, f"bad Authorization header {header[:40]!r}: use 'Bearer <token>'")
+            raise GameError(
+                401,
+                N_("bad Authorization header {header}: use 'Bearer <token>'"),
+                header=repr(header[:40]),
+            )
         return value.strip()
     return request.cookies.get(cookie_name(game_id))
 
@@ -216,13 +229,15 @@ def same_origin(request: Request | WebSocket) -> None:
     """Refuse a request a page of another site sent (its ``Origin`` names another host)."""
     origin = request.headers.get("origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
-        raise GameError(403, f"cross-origin request from {origin[:80]!r} refused")
+        raise GameError(
+            403, N_("cross-origin request from {origin} refused"), origin=repr(origin[:80])
+        )
 
 
 async def room_of(request: Request | WebSocket, game_id: str) -> Room:
     room = await rooms_of(request).get(game_id)
     if room is None:
-        raise GameError(404, f"unknown game {game_id!r}")
+        raise unknown_game(game_id)
     return room
 
 
@@ -341,7 +356,7 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
 async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
     text = await rooms_of(request).pgn(game_id)
     if text is None:
-        raise GameError(404, f"unknown game {game_id!r}")
+        raise unknown_game(game_id)
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
 
@@ -410,25 +425,38 @@ async def join(
 
 
 async def _send_error(socket: WebSocket, error: GameError) -> None:
-    await socket.send_json({"type": "error", "error": error.message, "status": error.status})
+    """Tell ``socket`` why its message was refused, in the language its page is shown in (the
+    ``kradan_lang`` cookie and ``Accept-Language`` of the connection; English without them)."""
+    text = error.text(i18n.connection_language(socket))
+    await socket.send_json({"type": "error", "error": text, "status": error.status})
 
 
 def _message(text: str | None, data: bytes | None) -> dict[str, Any]:
     if text is None:
         size = len(data or b"")
         if size > MAX_BODY:
-            raise GameError(413, f"message of {size} bytes refused: the limit is {MAX_BODY}")
-        raise GameError(400, "binary messages are not understood: send JSON text")
+            raise GameError(
+                413,
+                N_("message of {size} bytes refused: the limit is {limit}"),
+                size=size,
+                limit=MAX_BODY,
+            )
+        raise GameError(400, N_("binary messages are not understood: send JSON text"))
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
         raise GameError(
-            413, f"message of {len(text)} characters refused: the limit is {MAX_BODY} bytes"
+            413,
+            N_("message of {size} characters refused: the limit is {limit} bytes"),
+            size=len(text),
+            limit=MAX_BODY,
         )
     try:
         message = json.loads(text)
     except ValueError:
-        raise GameError(400, f"malformed JSON {text[:80]!r}") from None
+        raise GameError(400, N_("malformed JSON {text}"), text=repr(text[:80])) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise GameError(400, f"expected an object with a 'type', not {text[:80]!r}")
+        raise GameError(
+            400, N_("expected an object with a 'type', not {text}"), text=repr(text[:80])
+        )
     return message
 
 
@@ -436,7 +464,13 @@ def _text_field(message: dict[str, Any], name: str, limit: int) -> str:
     value = message.get(name)
     if not isinstance(value, str) or not 0 < len(value) <= limit:
         shown = json.dumps(value)[:80]
-        raise GameError(400, f"{message['type']!r} needs {name!r} as a string, not {shown}")
+        raise GameError(
+            400,
+            N_("{kind} needs {field} as a string, not {value}"),
+            kind=repr(message["type"]),
+            field=repr(name),
+            value=shown,
+        )
     return value
 
 
@@ -477,9 +511,13 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
                     color = room.seat_of(_text_field(message, "token", 100))
                     continue
                 if kind not in ("move", "action", "setup"):
-                    raise GameError(400, f"unknown message type {kind[:40]!r}")
+                    raise GameError(400, N_("unknown message type {kind}"), kind=repr(kind[:40]))
                 if color is None:
-                    raise GameError(401, f"no seat: spectators of game {game_id!r} only watch")
+                    raise GameError(
+                        401,
+                        N_("no seat: spectators of game {game} only watch"),
+                        game=repr(game_id),
+                    )
                 if kind == "move":
                     await room.play(color, _text_field(message, "move", 64))
                 elif kind == "setup":

@@ -38,6 +38,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from starlette.requests import HTTPConnection
 
 #: the language the strings are written in
 SOURCE_LANGUAGE = "en"
@@ -50,6 +51,58 @@ DOMAIN = "messages"
 def N_(text: str) -> str:
     """Mark ``text`` for extraction without translating it (it is translated where shown)."""
     return text
+
+
+class Term(str):
+    """A word that fills a placeholder of a message and is translated with it (a side's name,
+    a game's title), where plain ``str`` values (quoted input, numbers) stay as they are."""
+
+    __slots__ = ()
+
+
+class Message:
+    """A message shown later, in the reader's language: ``template`` is the English text
+    (marked with :func:`N_` for extraction) with ``{name}`` placeholders that ``params``
+    fill. A :class:`Term` value is translated with it, a :class:`Message` value (a reason
+    inside a reason) is shown in the same language, anything else (quoted input, numbers) is
+    shown as it is. Without ``params`` the template is the text, braces and all.
+
+    >>> refused = Message(N_("{color} has no move to take back"), color=Term("white"))
+    >>> str(refused)
+    'white has no move to take back'
+    >>> refused.text("th")
+    'ฝ่ายขาวไม่มีตาเดินให้ขอคืน'
+    """
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format_map(self.params) if self.params else self.template
+
+    def __repr__(self) -> str:
+        return f"Message({str(self)!r})"
+
+    def text(self, language: str) -> str:
+        """The message in ``language`` (English for English and for languages not offered)."""
+        if language == SOURCE_LANGUAGE:
+            return str(self)
+        gettext = translations(language).gettext
+        text = gettext(self.template)
+        if not self.params:
+            return text
+        values = {
+            name: gettext(value)
+            if isinstance(value, Term)
+            else value.text(language)
+            if isinstance(value, Message)
+            else value
+            for name, value in self.params.items()
+        }
+        return text.format_map(values)
 
 
 def _locale_folder() -> resources.abc.Traversable:
@@ -179,13 +232,22 @@ def choose(accept_language: str | None, cookie: str | None) -> str:
     return SOURCE_LANGUAGE
 
 
+def connection_language(connection: HTTPConnection) -> str:
+    """The language of a request or a websocket: :func:`choose` of its ``Accept-Language`` and
+    its ``kradan_lang`` cookie (English when it sends neither)."""
+    return choose(connection.headers.get("accept-language"), connection.cookies.get(COOKIE))
+
+
 __all__ = [
     "COOKIE",
     "N_",
     "SOURCE_LANGUAGE",
+    "Message",
+    "Term",
     "catalog",
     "choose",
     "client_catalog",
+    "connection_language",
     "language_name",
     "languages",
     "translations",

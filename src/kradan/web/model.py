@@ -11,8 +11,11 @@ from enum import Enum
 from typing import Any
 
 from ..games import Game
+from .i18n import N_, Message, Term
 
 COLORS = {True: "white", False: "black"}
+#: the sides as the server's messages name them, translated with the message
+SIDES = {True: Term(N_("white")), False: Term(N_("black"))}
 #: what every action is called in the API
 ACTIONS = (
     "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "takeback",
@@ -20,17 +23,34 @@ ACTIONS = (
 )  # fmt: skip
 COUNT_EVENTS = ("count_declare", "count_stop")
 #: the termination of a game lost on time, and of one drawn because the winner could not mate
-TIME_FORFEIT = "time forfeit"
-TIMEOUT_DRAW = "timeout vs insufficient material"
+TIME_FORFEIT = N_("time forfeit")
+TIMEOUT_DRAW = N_("timeout vs insufficient material")
 
 
 class GameError(Exception):
-    """A request the game refuses: ``status`` is the HTTP status, the message quotes it."""
+    """A request the game refuses: ``status`` is the HTTP status, and the message quotes it.
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    ``template`` and ``params`` are an :class:`~kradan.web.i18n.Message`: the English text
+    marked with ``N_`` and the values of its ``{name}`` placeholders (a
+    :class:`~kradan.web.i18n.Term` is a word translated with it). ``message`` is the English
+    text; :meth:`text` gives it in a language, and is only called when the error is sent.
+
+    >>> error = GameError(409, N_("{color} has no move to take back"), color=SIDES[True])
+    >>> error.message
+    'white has no move to take back'
+    >>> error.text("th")
+    'ฝ่ายขาวไม่มีตาเดินให้ขอคืน'
+    """
+
+    def __init__(self, status: int, template: str, /, **params: object) -> None:
         self.status = status
-        self.message = message
+        self.content = Message(template, **params)
+        self.message = str(self.content)
+        super().__init__(self.message)
+
+    def text(self, language: str) -> str:
+        """The message in ``language`` (English as :attr:`message` is)."""
+        return self.content.text(language)
 
 
 # --- seats -------------------------------------------------------------------------------------
@@ -61,11 +81,17 @@ def parse_clock(text: str) -> tuple[int, int]:
     """
     base, sep, increment = text.partition("+")
     if not sep or not base.isdigit() or not increment.isdigit() or len(text) > 12:
-        raise GameError(400, f"bad clock {text!r}: expected seconds+increment, e.g. '300+2'")
+        raise GameError(
+            400,
+            N_("bad clock {clock}: expected seconds+increment, e.g. '300+2'"),
+            clock=repr(text),
+        )
     base_s, increment_s = int(base), int(increment)
     if not 1 <= base_s <= 36000 or increment_s > 600:
         raise GameError(
-            400, f"bad clock {text!r}: 1 to 36000 seconds, an increment of 0 to 600 seconds"
+            400,
+            N_("bad clock {clock}: 1 to 36000 seconds, an increment of 0 to 600 seconds"),
+            clock=repr(text),
         )
     return base_s * 1000, increment_s * 1000
 
@@ -164,6 +190,7 @@ __all__ = [
     "ACTIONS",
     "COLORS",
     "COUNT_EVENTS",
+    "SIDES",
     "TIMEOUT_DRAW",
     "TIME_FORFEIT",
     "Clock",

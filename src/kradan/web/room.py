@@ -25,9 +25,11 @@ from ..outcome import Outcome
 from ..pieces import square_name
 from ..sittuyin_setup import PRESETS
 from .engine import EnginePool, EngineRequest
+from .i18n import N_, Message, Term
 from .model import (
     ACTIONS,
     COLORS,
+    SIDES,
     TIME_FORFEIT,
     TIMEOUT_DRAW,
     Clock,
@@ -182,13 +184,17 @@ class Room:
         :raises GameError: 401 without a token, 403 for a token of no seat of this game.
         """
         if not token:
-            raise GameError(401, f"no seat: game {self.public_id!r} needs a seat token")
+            raise GameError(
+                401, N_("no seat: game {game} needs a seat token"), game=repr(self.public_id)
+            )
         digest = token_hash(token)
         for color in (True, False):
             stored = self.tokens[color]
             if stored is not None and hmac.compare_digest(digest, stored):
                 return color
-        raise GameError(403, f"the token is not a seat of game {self.public_id!r}")
+        raise GameError(
+            403, N_("the token is not a seat of game {game}"), game=repr(self.public_id)
+        )
 
     def pgn(self) -> str:
         """The game as PGN: ``[Variant]``, ``[VariantOptions]``, ``[Result]``,
@@ -246,7 +252,7 @@ class Room:
             await self._out_of_time()
             if self.in_setup and self.playing:
                 raise GameError(
-                    409, "the screened setup is not over: each side hands in its arrangement"
+                    409, N_("the screened setup is not over: each side hands in its arrangement")
                 )
             self._check_turn(color)
             await self._move(color, text)
@@ -265,22 +271,25 @@ class Room:
         async with self.lock:
             await self._out_of_time()
             if not self.playing:
-                raise GameError(409, f"game {self.public_id!r} is over ({self.row.result})")
+                raise self._over()
             await self._hand_in(color, arrangement)
             return await self._announce()
 
     async def _hand_in(self, color: bool, arrangement: Any) -> None:
         if not self.in_setup:
-            raise GameError(409, f"game {self.public_id!r} has no screened setup going on")
+            raise GameError(
+                409, N_("game {game} has no screened setup going on"), game=repr(self.public_id)
+            )
         if color in self.arrangements:
-            raise GameError(409, f"{COLORS[color]} has already handed in its setup")
+            raise GameError(409, N_("{color} has already handed in its setup"), color=SIDES[color])
         if isinstance(arrangement, str):
             placed = preset_arrangement(arrangement, color)
             if placed is None:
                 raise GameError(
                     422,
-                    f"unknown setup preset {arrangement[:40]!r}; presets: "
-                    + ", ".join(sorted(PRESETS)),
+                    N_("unknown setup preset {preset}; presets: {presets}"),
+                    preset=repr(arrangement[:40]),
+                    presets=", ".join(sorted(PRESETS)),
                 )
         elif (
             isinstance(arrangement, dict)
@@ -295,15 +304,16 @@ class Room:
         ):
             placed = dict(arrangement)
         else:
-            shown = repr(arrangement)[:80]
             raise GameError(
                 400,
-                f"an arrangement maps squares to piece letters, e.g. {{'e2': 'K'}}, not {shown}",
+                N_("an arrangement maps squares to piece letters, e.g. {example}, not {value}"),
+                example="{'e2': 'K'}",
+                value=repr(arrangement)[:80],
             )
         try:
             self.board.copy().submit_setup(color, placed)
         except KradanError as error:
-            raise GameError(422, f"setup refused: {error}") from None
+            raise GameError(422, N_("setup refused: {error}"), error=str(error)) from None
         await self._store_event(self._event("setup", color, {"arrangement": placed}))
         self.apply_setup(color, placed)
 
@@ -342,20 +352,37 @@ class Room:
         :raises GameError: 409 when the action is not possible now, 422 for an unknown one.
         """
         if action not in ACTIONS:
-            raise GameError(422, f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+            raise GameError(
+                422,
+                N_("unknown action {action}; actions: {actions}"),
+                action=repr(action),
+                actions=", ".join(ACTIONS),
+            )
         async with self.lock:
             await self._out_of_time()
             if not self.playing:
-                raise GameError(409, f"game {self.public_id!r} is over ({self.row.result})")
+                raise self._over()
             await getattr(self, f"_{action}")(color)
             return await self._announce()
 
+    def _over(self) -> GameError:
+        """The error of a change asked for after the game ended."""
+        return GameError(
+            409,
+            N_("game {game} is over ({result})"),
+            game=repr(self.public_id),
+            result=self.row.result,
+        )
+
     def _check_turn(self, color: bool) -> None:
         if not self.playing:
-            raise GameError(409, f"game {self.public_id!r} is over ({self.row.result})")
+            raise self._over()
         if bool(self.board.turn) != color:
             raise GameError(
-                409, f"not {COLORS[color]}'s turn: {COLORS[bool(self.board.turn)]} is to move"
+                409,
+                N_("not {color}'s turn: {mover} is to move"),
+                color=SIDES[color],
+                mover=SIDES[bool(self.board.turn)],
             )
 
     def _event(self, kind: str, color: bool, payload: dict[str, Any] | None = None) -> EventRow:
@@ -374,7 +401,12 @@ class Room:
         try:
             move = board.parse_uci(text)
         except (KradanError, ValueError, IndexError, KeyError) as error:
-            raise GameError(422, f"illegal move {text!r}: {error}") from None
+            raise GameError(
+                422,
+                N_("illegal move {move}: {error}"),
+                move=repr(text),
+                error=_why_illegal(error, text, board.fen()),
+            ) from None
         san = board.san(move)
         thai = None if self.thai is None else board.san(move, "thai")
         uci = move.uci()
@@ -468,7 +500,12 @@ class Room:
         """Before a change: a fallen flag ends the game, is announced, and refuses the change."""
         if await self._flagged():
             await self._announce()
-            raise GameError(409, f"game {self.public_id!r} is over: {self.row.termination}")
+            raise GameError(
+                409,
+                N_("game {game} is over: {termination}"),
+                game=repr(self.public_id),
+                termination=Term(self.row.termination or ""),
+            )
 
     async def _flag_now(self, version: int) -> None:
         async with self.lock:
@@ -487,7 +524,7 @@ class Room:
             await self._accept_draw(color)
             return
         if self.draw_offer is color:
-            raise GameError(409, f"{COLORS[color]} has already offered a draw")
+            raise GameError(409, N_("{color} has already offered a draw"), color=SIDES[color])
         await self._store_event(self._event("draw_offer", color))
         self.draw_offer = color
         if self.is_engine(not color):
@@ -495,13 +532,17 @@ class Room:
 
     async def _accept_draw(self, color: bool) -> None:
         if self.draw_offer is not (not color):
-            raise GameError(409, f"there is no draw offer from {COLORS[not color]} to accept")
+            raise GameError(
+                409, N_("there is no draw offer from {color} to accept"), color=SIDES[not color]
+            )
         await self._store_event(self._event("draw_accept", color), Ending("1/2-1/2", "agreement"))
         self.board.agree_draw()
 
     async def _decline_draw(self, color: bool) -> None:
         if self.draw_offer is not (not color):
-            raise GameError(409, f"there is no draw offer from {COLORS[not color]} to decline")
+            raise GameError(
+                409, N_("there is no draw offer from {color} to decline"), color=SIDES[not color]
+            )
         await self._store_event(self._event("draw_decline", color))
         self.draw_offer = None
 
@@ -509,7 +550,12 @@ class Room:
         self._check_turn(color)
         claim = self.board.outcome(claim_draw=True)
         if claim is None or self.board.outcome() is not None:
-            raise GameError(409, f"{COLORS[color]} has no draw to claim in {self.board.fen()!r}")
+            raise GameError(
+                409,
+                N_("{color} has no draw to claim in {fen}"),
+                color=SIDES[color],
+                fen=repr(self.board.fen()),
+            )
         ending = Ending(claim.result(), claim.termination.value)
         await self._store_event(self._event("draw_claim", color), ending)
 
@@ -523,13 +569,18 @@ class Room:
         self._check_turn(color)
         board = self.board
         if not self.counts:
-            raise GameError(409, f"{self.game.title} has no counting")
+            raise GameError(409, N_("{game} has no counting"), game=Term(self.game.title))
         at = len(self.board.move_stack)
         change = board.declare_count if kind == "declare" else board.stop_count
         try:
             change()
         except KradanError as error:
-            raise GameError(409, f"cannot {kind} a count: {error}") from None
+            template = (
+                N_("cannot declare a count: {error}")
+                if kind == "declare"
+                else N_("cannot stop a count: {error}")
+            )
+            raise GameError(409, template, error=str(error)) from None
         self.board.pop()  # until it is stored
         await self._store_event(self._event(f"count_{kind}", color, {"at": at}))
         change()
@@ -537,7 +588,7 @@ class Room:
 
     async def _takeback(self, color: bool) -> None:
         if not self.is_engine(not color):
-            raise GameError(409, "a takeback is only for games against the engine")
+            raise GameError(409, N_("a takeback is only for games against the engine"))
         trial = self.board.copy()
         popped = 0
         human_moves = 0
@@ -550,7 +601,7 @@ class Room:
         stack = len(trial.move_stack)
         plies = sum(1 for entry in trial.move_stack if not isinstance(entry, CountAction))
         if human_moves == 0 or plies < self.setup_plies:
-            raise GameError(409, f"{COLORS[color]} has no move to take back")
+            raise GameError(409, N_("{color} has no move to take back"), color=SIDES[color])
         row = self._event("takeback", color, {"to_ply": plies, "stack": stack})
         await self.rooms.store.take_back(self.row.id, row, plies, stack)
         self.seq += 1
@@ -722,6 +773,13 @@ def preset_arrangement(name: str, color: bool) -> dict[str, str] | None:
     if color:
         return dict(preset)
     return {square[0] + str(9 - int(square[1])): letter for square, letter in preset.items()}
+
+
+def _why_illegal(error: Exception, text: str, fen: str) -> Message | str:
+    """Why kradan refused the move ``text`` in ``fen``: its usual "illegal move ... in ..." as
+    a message that is translated, any other reason as kradan wrote it (in English)."""
+    usual = Message(N_("illegal move {move} in {fen}"), move=repr(text), fen=repr(fen))
+    return usual if str(usual) == str(error) else str(error)
 
 
 def _clock_comment(ms: int) -> str:

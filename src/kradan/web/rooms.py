@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import KradanError
 from ..games import find_game, new_board
 from .engine import EnginePool
+from .i18n import N_
 from .model import (
     COLORS,
     COUNT_EVENTS,
@@ -95,11 +96,13 @@ class Rooms:
         except (KradanError, ValueError, TypeError) as error:
             raise GameError(400, str(error)) from None
         if spec.opponent == "engine" and game.searcher is None:
-            raise GameError(400, f"kradan's engine does not play {game.name!r}")
+            raise GameError(400, N_("kradan's engine does not play {game}"), game=repr(game.name))
         if str(json_value(getattr(board.variant, "sittuyin_setup", ""))) == "screened" and (
             bool(board.hand(True)) != bool(board.hand(False))
         ):
-            raise GameError(400, "a screened setup needs both sides' camps in hand, or neither's")
+            raise GameError(
+                400, N_("a screened setup needs both sides' camps in hand, or neither's")
+            )
         clock = None if spec.clock is None else parse_clock(spec.clock)
         color = spec.color if spec.color != "random" else secrets.choice(["white", "black"])
         mine = color == "white"

@@ -20,11 +20,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from .api import MAX_BODY, router
+from . import i18n
+from .api import MAX_BODY, router, unknown_game
 from .engine import EnginePool
+from .i18n import N_
 from .model import GameError
 from .rooms import Rooms
 from .storage import Store, default_database_url, make_engine, migrate
@@ -56,7 +59,7 @@ class BodyLimit:
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(send, self.limit, length.decode("latin-1")[:20])
+            await _too_large(scope, send, self.limit, length.decode("latin-1")[:20])
             return
         chunks: list[bytes] = []
         size = 0
@@ -67,7 +70,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await _too_large(send, self.limit, f"{size}+")
+                await _too_large(scope, send, self.limit, f"{size}+")
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -85,8 +88,15 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _too_large(send: Send, limit: int, size: str) -> None:
-    body = json.dumps({"error": f"request body of {size} bytes refused: the limit is {limit}"})
+async def _too_large(scope: Scope, send: Send, limit: int, size: str) -> None:
+    error = GameError(
+        413,
+        N_("request body of {size} bytes refused: the limit is {limit}"),
+        size=size,
+        limit=limit,
+    )
+    text = error.text(i18n.connection_language(HTTPConnection(scope)))
+    body = json.dumps({"error": text})
     await send(
         {
             "type": "http.response.start",
@@ -137,24 +147,32 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _refused(request: Request, error: GameError) -> JSONResponse:
+    """``error`` in the language of ``request`` (English without a cookie or header)."""
+    return _error(error.status, error.text(i18n.connection_language(request)))
+
+
 async def _game_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, GameError)
-    return _error(error.status, error.message)
+    return _refused(request, error)
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     """Path parameters that cannot be a game's id: 404; a body that is not JSON: 400; a body or
-    query of the wrong shape: 400, quoting the bad part."""
+    query of the wrong shape: 400, quoting the bad part (pydantic's words, in English)."""
     assert isinstance(error, RequestValidationError)
     problems = error.errors()
     for problem in problems:
         location = problem.get("loc", ())
         if location and location[0] == "path":
             game_id = request.path_params.get("game_id", "")
-            return _error(404, f"unknown game {str(game_id)[:40]!r}")
+            return _refused(request, unknown_game(str(game_id)[:40]))
     for problem in problems:
         if problem.get("type") == "json_invalid":
-            return _error(400, f"malformed JSON: {problem.get('msg', '')}")
+            refused = GameError(
+                400, N_("malformed JSON: {problem}"), problem=str(problem.get("msg", ""))
+            )
+            return _refused(request, refused)
     words = []
     for problem in problems[:3]:
         location = ".".join(str(part) for part in problem.get("loc", ())[1:]) or "body"
@@ -167,7 +185,8 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
     detail = error.detail if isinstance(error.detail, str) else "error"
     if error.status_code == 404 and detail == "Not Found":
-        detail = f"no such page {request.url.path[:80]!r}"
+        missing = GameError(404, N_("no such page {path}"), path=repr(request.url.path[:80]))
+        detail = missing.text(i18n.connection_language(request))
     return JSONResponse(
         {"error": detail}, status_code=error.status_code, headers=error.headers or None
     )
@@ -177,7 +196,8 @@ async def _server_error(request: Request, error: Exception) -> JSONResponse:
     """A bug: logged; the answer has the same guards as every other."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
     headers = {"content-security-policy": CSP, **SECURITY_HEADERS}
-    return JSONResponse({"error": "internal server error"}, status_code=500, headers=headers)
+    text = i18n.Message(N_("internal server error")).text(i18n.connection_language(request))
+    return JSONResponse({"error": text}, status_code=500, headers=headers)
 
 
 def _docs_page(app: FastAPI) -> HTMLResponse:
