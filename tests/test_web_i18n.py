@@ -318,3 +318,137 @@ def test_thai_in_the_browser(page: Page, server: str) -> None:
     expect(page.locator("#moves .move")).to_have_count(2)
     screenshot(page, "thai")
     assert not [text for text in problems if "Content Security Policy" in text], problems
+
+
+# --- the server's errors in the reader's language ---------------------------------------------
+
+START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+#: a move out of turn (Black's d6d5 at the start) and an illegal one (White's e3e5), refused
+REFUSED = {
+    "en": (
+        "not black's turn: white is to move",
+        f"illegal move 'e3e5': illegal move 'e3e5' in '{START}'",
+    ),
+    "th": (
+        "ยังไม่ถึงตาฝ่ายดำ: ตอนนี้เป็นตาฝ่ายขาวเดิน",
+        f"ตาเดินผิดกติกา 'e3e5': เดิน 'e3e5' ไม่ได้ในตำแหน่ง '{START}'",
+    ),
+}
+#: how a reader asks for Thai: the picker's cookie, or the browser's Accept-Language
+READERS = [
+    ("cookie", "th"),
+    ("header", "th"),
+    ("both", "th"),
+    ("english cookie", "en"),  # the cookie wins over the header
+    (None, "en"),  # an API client that says nothing gets English
+]
+
+
+def _as_reader(client: Any, reader: str | None) -> dict[str, str]:
+    """Make ``client`` a reader of the kind ``reader``; returns the headers it sends."""
+    headers = {}
+    if reader in ("cookie", "both"):
+        client.cookies.set("kradan_lang", "th")
+    if reader == "english cookie":
+        client.cookies.set("kradan_lang", "en")
+    if reader in ("header", "both", "english cookie"):
+        headers["Accept-Language"] = "th-TH,th;q=0.9,en;q=0.5"
+    return headers
+
+
+def _two_people(client: Any) -> tuple[str, str, str]:
+    from tests.web_helpers import create
+
+    created = create(client, opponent="human")
+    client.cookies.clear()
+    return created["id"], created["token"], created["invite"]
+
+
+def test_game_errors_keep_their_english_and_translate_their_words() -> None:
+    from kradan.web.i18n import N_, Message, Term
+    from kradan.web.model import SIDES, GameError
+
+    error = GameError(409, N_("{color} has already offered a draw"), color=SIDES[False])
+    assert str(error) == error.message == "black has already offered a draw"
+    assert error.text("en") == error.message and error.text("xx") == error.message
+    assert error.text("th") == "ฝ่ายดำขอเสมอไปแล้ว"
+    # a game's title is a word of the message; quoted input stays as it was typed
+    assert GameError(409, N_("{game} has no counting"), game=Term("Makruk")).text("th") == (
+        "หมากรุกไทย ไม่มีการนับ"
+    )
+    quoted = GameError(400, N_("unknown message type {kind}"), kind=repr("เดิน{x}"))
+    assert quoted.text("th") == "ไม่รู้จักข้อความชนิด 'เดิน{x}'"
+    # a reason inside a reason is translated too; kradan's own English reasons are kept
+    inner = Message(N_("illegal move {move} in {fen}"), move="'a1a2'", fen="'x'")
+    outer = GameError(422, N_("illegal move {move}: {error}"), move="'a1a2'", error=inner)
+    assert outer.message == "illegal move 'a1a2': illegal move 'a1a2' in 'x'"
+    assert outer.text("th") == "ตาเดินผิดกติกา 'a1a2': เดิน 'a1a2' ไม่ได้ในตำแหน่ง 'x'"
+    # without values the text is the template itself, braces and all
+    assert GameError(400, "bad {thing}").text("th") == "bad {thing}"
+
+
+def test_every_game_error_is_marked_for_the_translators() -> None:
+    """A ``GameError`` is raised with an ``N_()`` template (and named values), never with text
+    of its own that no translator sees."""
+    for path in sorted(WEB.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        unmarked = re.findall(r"GameError\(\s*\d+,\s*[rbuf]*[\"']", source)
+        assert unmarked == [], path.name
+
+
+@pytest.mark.parametrize(("reader", "language"), READERS)
+def test_refused_moves_over_http_answer_in_the_readers_language(
+    client: Any, reader: str | None, language: str
+) -> None:
+    from tests.web_helpers import bearer, game, without_clock
+
+    game_id, white, black = _two_people(client)
+    before = without_clock(game(client, game_id))
+    headers = _as_reader(client, reader)
+    url = f"/api/games/{game_id}/moves"
+    out_of_turn = client.post(url, json={"move": "d6d5"}, headers={**headers, **bearer(black)})
+    illegal = client.post(url, json={"move": "e3e5"}, headers={**headers, **bearer(white)})
+    assert (out_of_turn.status_code, illegal.status_code) == (409, 422)
+    assert (out_of_turn.json()["error"], illegal.json()["error"]) == REFUSED[language]
+    client.cookies.clear()
+    assert without_clock(game(client, game_id)) == before
+
+
+@pytest.mark.parametrize(("reader", "language"), READERS)
+def test_refused_moves_over_the_socket_answer_in_the_readers_language(
+    client: Any, reader: str | None, language: str
+) -> None:
+    from tests.web_helpers import game, without_clock
+
+    game_id, white, black = _two_people(client)
+    before = without_clock(game(client, game_id))
+    headers = _as_reader(client, reader)
+    url = f"/api/games/{game_id}/socket"
+    with client.websocket_connect(url, headers=headers) as socket:
+        assert socket.receive_json()["type"] == "game"
+        answers = []
+        for token, uci in ((black, "d6d5"), (white, "e3e5")):
+            socket.send_json({"type": "auth", "token": token})
+            socket.send_json({"type": "move", "move": uci})
+            answers.append(socket.receive_json())
+    assert [answer["type"] for answer in answers] == ["error", "error"]
+    assert [answer["status"] for answer in answers] == [409, 422]
+    assert tuple(answer["error"] for answer in answers) == REFUSED[language]
+    client.cookies.clear()
+    assert without_clock(game(client, game_id)) == before
+
+
+def test_the_servers_other_errors_answer_in_the_readers_language(client: Any) -> None:
+    thai = {"Accept-Language": "th"}
+    for path in ("/api/games/AAAAAAAAAAAA", "/api/games/bad!id/pgn"):
+        game_id = path.split("/")[3]
+        assert client.get(path).json()["error"] == f"unknown game {game_id!r}"
+        assert client.get(path, headers=thai).json()["error"] == f"ไม่มีเกม {game_id!r}"
+    assert client.get("/nothing", headers=thai).json()["error"] == "ไม่มีหน้า '/nothing'"
+    big = client.post("/api/games", content=b"x" * 5000, headers=thai)
+    assert big.status_code == 413
+    assert big.json()["error"] == "ไม่รับคำขอขนาด 5000 ไบต์: ส่งได้ไม่เกิน 4096 ไบต์"
+    bad = client.post("/api/games", json={"clock": "99999+0"}, headers=thai)
+    assert bad.status_code == 400 and bad.json()["error"] == (
+        "ตั้งเวลา '99999+0' ไม่ถูกต้อง: เวลา 1 ถึง 36000 วินาที เพิ่มต่อตา 0 ถึง 600 วินาที"
+    )
