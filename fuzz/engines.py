@@ -92,16 +92,27 @@ class Recorder:
             return f"{type(error).__name__}: {error} (at {place})"
         return None
 
+    def _ready(self) -> str | None:
+        """Bring the target back (untimed: an engine's start-up is not the input's time)."""
+        try:
+            self.target.ready()
+        except Exception as error:
+            return f"could not start again: {type(error).__name__}: {error}"
+        return None
+
     def check(self, data: bytes) -> None:
         """Run one input; never raises (but Ctrl-C)."""
+        problem = self._ready()
         began = time.perf_counter()
-        problem = self._crashed(data)
+        if problem is None:
+            problem = self._crashed(data)
         elapsed = time.perf_counter() - began
         self.stats.inputs += 1
         if problem is not None:
             self.stats.crashes += 1
             self._keep(f"CRASH {problem}", data)
         elif elapsed > self.hang_after:
+            self._ready()
             again = time.perf_counter()
             self._crashed(data)
             if time.perf_counter() - again > self.hang_after:

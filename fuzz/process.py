@@ -138,10 +138,14 @@ class EngineProcess:
     def _stderr_tail(self) -> str:
         return b"".join(self.errors[-12:]).decode("utf-8", "replace")[-1500:]
 
-    def feed(self, data: bytes) -> None:
-        """Send ``data`` as command lines, then ask whether the engine is still there."""
+    def ensure_started(self) -> None:
+        """Start the engine if there is none (the last input quit it, or it crashed)."""
         if self.process is None or self.process.poll() is not None:
             self.start()
+
+    def feed(self, data: bytes) -> None:
+        """Send ``data`` as command lines, then ask whether the engine is still there."""
+        self.ensure_started()
         data = _capped(data)
         lines = data.split(b"\n")
         quits = [n for n, line in enumerate(lines) if line.split()[:1] == [b"quit"]]
@@ -197,6 +201,7 @@ def _engine_target(protocol: str, grammar: str) -> Target:
         stop=engine.stop,
         child_peak_mb=engine.current_peak_mb,
         short_inputs=2_000,
+        ready=engine.ensure_started,
     )
 
 

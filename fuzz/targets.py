@@ -38,7 +38,8 @@ class Target:
     """One way in: ``run`` feeds it one input (bytes; a text target decodes them as UTF-8,
     replacing what is not); ``seeds`` gives the corpus to start from; ``grammar`` the structured
     inputs that hypothesis draws (none: hypothesis draws plain text); ``start``/``stop`` bring up
-    and take down what the target talks to (an engine process, a web app)."""
+    and take down what the target talks to (an engine process, a web app), and ``ready`` starts it
+    again, untimed, when an input ended it."""
 
     name: str
     run: Callable[[bytes], None]
@@ -46,6 +47,8 @@ class Target:
     grammar: Callable[[], SearchStrategy[bytes]] | None = None
     start: Callable[[], None] = _nothing
     stop: Callable[[], None] = _nothing
+    #: brings back, before an input is timed, what an earlier input ended (an engine that quit)
+    ready: Callable[[], None] = _nothing
     #: peak resident memory (MB) of a process the target talks to, if any
     child_peak_mb: Callable[[], float] | None = None
     #: inputs per target in the short CI pass (the slow targets take fewer)
