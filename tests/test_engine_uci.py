@@ -3,14 +3,17 @@ garbage input, as the UCI protocol describes."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
 from kradan import Board, Move
 from kradan.engine.protocol.uci import UciEngine
 
+from .protocol_session import EngineProcess
 from .protocol_session import Session as ProtocolSession
 
 
@@ -186,3 +189,210 @@ def _after(moves: str) -> Board:
     for uci in moves.split():
         board.push_uci(uci)
     return board
+
+
+# --- discipline over real pipes (issue 13 item 4): stop and quit at any moment, bad positions,
+# huge lines and binary garbage; after each, `isready` is answered and a search gives a legal move
+
+
+@pytest.fixture
+def engine() -> Iterator[EngineProcess]:
+    process = EngineProcess("uci")
+    yield process
+    process.close()
+
+
+def assert_serving(engine: EngineProcess) -> None:
+    """The engine answers ``isready`` and still finds a legal move after ``e3e4``; everything
+    it wrote is printable."""
+    engine.send("isready")
+    engine.expect("readyok")
+    engine.send("position startpos moves e3e4", "go depth 2")
+    best = engine.expect("bestmove")[-1].split()[1]
+    assert best in {move.uci() for move in _after("e3e4").legal_moves}
+    assert all(line.isprintable() for line in engine.seen), engine.seen
+
+
+def bestmoves(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("bestmove ")]
+
+
+@pytest.mark.parametrize(
+    "search", ["go infinite", "go depth 60", "go movetime 600000", "go wtime 600000 btime 600000"]
+)
+def test_stop_mid_search_over_pipes(engine: EngineProcess, search: str) -> None:
+    engine.send("position startpos moves e3e4", search)
+    engine.expect("info depth 2")
+    engine.send("stop", "isready")
+    lines = engine.expect("readyok")
+    assert len(bestmoves(lines)) == 1
+    assert bestmoves(lines)[0].split()[1] in {m.uci() for m in _after("e3e4").legal_moves}
+    assert_serving(engine)
+
+
+def test_stop_at_once_twice_and_when_idle(engine: EngineProcess) -> None:
+    """``stop`` before any position, right after ``position``, straight after ``go`` and twice
+    in a row: one ``bestmove`` per ``go``, none without one."""
+    engine.send("stop", "isready")
+    assert not bestmoves(engine.expect("readyok"))
+    engine.send("position startpos", "stop", "isready")
+    assert not bestmoves(engine.expect("readyok"))
+    engine.send("go infinite", "stop", "stop", "isready")
+    lines = engine.expect("readyok")
+    assert len(bestmoves(lines)) == 1
+    assert bestmoves(lines)[0].split()[1] in {move.uci() for move in Board().legal_moves}
+    engine.send("go depth 60")
+    engine.expect("info depth 1")
+    engine.send("stop", "stop", "isready")
+    assert len(bestmoves(engine.expect("readyok"))) == 1
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        ["quit"],
+        ["quit", "quit"],
+        ["position startpos moves e3e4", "quit"],
+        ["position startpos", "go infinite", "quit"],
+        ["position startpos", "go depth 60", "quit"],
+        ["go infinite", "stop", "quit"],
+        ["go infinite", "quit", "quit"],
+    ],
+    ids=["idle", "twice", "after-position", "infinite", "depth", "after-stop", "twice-searching"],
+)
+def test_quit_at_any_moment_ends_the_process(commands: list[str]) -> None:
+    engine = EngineProcess("uci")
+    try:
+        engine.send("isready")
+        engine.expect("readyok")
+        engine.send(*commands)
+        assert engine.exits() == 0
+    finally:
+        engine.close()
+
+
+def test_the_end_of_input_mid_search_ends_the_process() -> None:
+    engine = EngineProcess("uci")
+    try:
+        engine.send("position startpos", "go infinite")
+        engine.expect("info depth 2")
+        assert engine.process.stdin is not None
+        engine.process.stdin.close()
+        assert engine.exits() == 0
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "position startpos moves e3e4 e3e4",  # illegal: no piece there any more
+        "position startpos moves e3e5",  # illegal: a pawn moves one square
+        "position startpos moves e3e4 d6d5 e4",  # truncated move
+        "position startpos moves e3e4 d6",
+        "position startpos moves e3e4 d6d5 z9z9",
+        "position fen",  # truncated: no FEN
+        "position fen rnsmksnr/8/pppppppp",  # truncated FEN
+        "position fen rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 moves a3a5",
+        "position moves e3e4",
+        "position",
+        "go depth",  # a truncated go
+        "setoption name",
+    ],
+)
+def test_bad_positions_over_pipes(engine: EngineProcess, command: str) -> None:
+    """A bad ``position`` line is reported and leaves the previous position as it was."""
+    engine.send("position startpos moves a3a4", command, "isready")
+    lines = engine.expect("readyok")
+    assert lines[0].startswith("info string ") and len(lines) == 2, lines
+    engine.send("go depth 2")
+    assert engine.expect("bestmove")[-1].split()[1] in {
+        move.uci() for move in _after("a3a4").legal_moves
+    }
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"x" * 1_000_000,
+        b"position startpos moves " + b"e3e4 " * 200_000,
+        b"position fen " + b"r" * 1_000_000,
+        b"setoption name " + b"Hash " * 200_000 + b"value 1",
+        b"go depth 2 " + b"depth " * 200_000,
+        bytes(range(256)) * 4000,  # 1 MB of every byte, newlines included
+        b"\xff\xfe\x00\xc3\x28\xed\xa0\x80\xf8\x88\x80\x80\x80",  # invalid UTF-8 and NUL
+        b"isready\x00",
+        b"position startpos moves e3e4\xff",
+        b"\x00" * 1000,
+    ],
+    ids=[
+        "1MB",
+        "1MB-moves",
+        "1MB-fen",
+        "1MB-option",
+        "1MB-go",
+        "binary-1MB",
+        "invalid-utf8",
+        "nul-suffix",
+        "bad-byte-move",
+        "nuls",
+    ],
+)
+def test_huge_lines_and_binary_garbage_over_pipes(engine: EngineProcess, line: bytes) -> None:
+    """Each gets a short ``info string`` (the input is not echoed whole) and the engine goes
+    on; what it writes stays printable."""
+    from kradan.engine.protocol.session import MAX_COMPLAINT
+
+    engine.send(line, "isready")
+    answers = engine.expect("readyok")[:-1]
+    assert answers and all(answer.startswith("info string ") for answer in answers), answers[:3]
+    assert all(len(answer) <= len("info string ") + MAX_COMPLAINT + 40 for answer in answers)
+    assert_serving(engine)
+
+
+def test_a_legal_one_megabyte_position_is_played(engine: EngineProcess) -> None:
+    """A 1 MB line of legal moves (knights to and fro) is accepted, and the search answers."""
+    engine.send("position startpos moves " + "b1d2 b8d7 d2b1 d7b8 " * 50_000, "isready")
+    assert engine.expect("readyok") == ["readyok"]
+    engine.send("go depth 2")
+    assert engine.expect("bestmove")[-1].split()[1] in {m.uci() for m in Board().legal_moves}
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize(
+    "command", ["go depth 1", "go perft 1", "ucinewgame", "setoption name Hash value 8"]
+)
+def test_a_command_that_waits_never_hangs_behind_an_infinite_search(
+    engine: EngineProcess, command: str
+) -> None:
+    """A GUI that forgets ``stop`` before ``go`` or ``ucinewgame`` during ``go infinite`` is
+    told so, and the infinite search is stopped (it would never end on its own)."""
+    engine.send("position startpos", "go infinite")
+    engine.expect("info depth 2")
+    engine.send(command, "isready")
+    lines = engine.expect("readyok", timeout=60)
+    assert any(line.startswith("info string ") for line in lines), lines
+    assert bestmoves(lines)  # the infinite search's
+    if command.startswith("go depth"):
+        engine.expect("bestmove")  # the new search's
+    assert_serving(engine)
+
+
+def test_read_lines_decodes_leniently_and_skips_an_overlong_line() -> None:
+    from kradan.engine.protocol.serve import TooLong, read_lines
+
+    source = io.BytesIO(b"isready\n\xff\x00go\n" + b"y" * 50 + b"\nquit")
+    lines = list(read_lines(source, limit=20))
+    assert lines[:2] == ["isready\n", "\ufffd\x00go\n"]
+    assert isinstance(lines[2], TooLong) and "51 bytes" in lines[2]
+    assert lines[3] == "quit"
+
+
+def test_complaints_are_printable_and_short() -> None:
+    from kradan.engine.protocol.session import MAX_COMPLAINT, clipped
+
+    assert clipped("bad \x00\udcff\x1b[2J") == "bad \\x00\\udcff\\x1b[2J"
+    assert len(clipped("\x00" * 10_000)) <= MAX_COMPLAINT + 40
+    assert clipped("ok") == "ok"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -11,6 +12,7 @@ from kradan import Board, Move
 from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.games import game_names, new_board
 
+from .protocol_session import EngineProcess
 from .protocol_session import Session as ProtocolSession
 
 
@@ -127,3 +129,187 @@ def test_huge_and_binary_lines_get_a_short_error(command: str) -> None:
     assert len(session.lines[-1]) <= MAX_COMPLAINT + 40
     session.send("ping 7")
     assert session.lines[-1] == "pong 7"
+
+
+# --- discipline over real pipes (issue 13 item 4): move now and quit at any moment, bad moves
+# and positions, huge lines and binary garbage; after each, `ping` is answered and the engine
+# still plays a legal move
+
+ERRORS = ("Error", "Illegal move", "tellusererror")
+
+
+@pytest.fixture
+def engine() -> Iterator[EngineProcess]:
+    process = EngineProcess("xboard")
+    process.send("xboard", "protover 2")
+    process.expect("feature ")
+    yield process
+    process.close()
+
+
+def assert_serving(engine: EngineProcess, number: int = 99) -> None:
+    """The engine answers ``ping`` and still answers a user move with a legal move; everything
+    it wrote is printable."""
+    engine.send(f"ping {number}")
+    engine.expect(f"pong {number}")
+    engine.send("new", "sd 2", "usermove e3e4")
+    reply = engine.expect("move ")[-1].split()[1]
+    assert reply in {move.uci() for move in _after("e3e4").legal_moves}
+    assert all(line.isprintable() for line in engine.seen), engine.seen
+
+
+def moves_in(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("move ")]
+
+
+def test_move_now_mid_search_over_pipes(engine: EngineProcess) -> None:
+    """``?`` ends a long think with one legal move."""
+    engine.send("new", "force", "post", "st 600", "go")
+    engine.expect("3 ")  # thinking output at depth 3
+    engine.send("?", "ping 1")
+    lines = engine.expect("pong 1")
+    assert len(moves_in(lines)) == 1
+    assert moves_in(lines)[0].split()[1] in {move.uci() for move in Board().legal_moves}
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize("command", ["force", "new", "undo", "setboard " + Board().fen()])
+def test_a_command_that_stops_thinking_cancels_the_move(
+    engine: EngineProcess, command: str
+) -> None:
+    """``force``, ``new``, ``undo`` or ``setboard`` mid-search stop it without a stray move."""
+    engine.send("new", "force", "post", "st 600", "go")
+    engine.expect("3 ")
+    engine.send(command, "ping 2")
+    assert not moves_in(engine.expect("pong 2"))
+    assert_serving(engine)
+
+
+def test_move_now_and_stop_when_idle_or_twice(engine: EngineProcess) -> None:
+    """``?`` with nothing to stop, twice in a row, and ``stop`` (not XBoard's) are harmless."""
+    engine.send("?", "?", "ping 3")
+    assert engine.expect("pong 3") == ["pong 3"]
+    engine.send("stop", "ping 4")
+    lines = engine.expect("pong 4")
+    assert lines[0].startswith("Error (unknown command): stop")
+    engine.send("new", "force", "st 600", "go", "?", "?", "ping 5")
+    assert len(moves_in(engine.expect("pong 5"))) == 1
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        ["quit"],
+        ["quit", "quit"],
+        ["new", "force", "usermove e3e4", "quit"],
+        ["new", "force", "st 600", "go", "quit"],
+        ["new", "st 600", "usermove e3e4", "quit"],
+        ["new", "force", "st 600", "go", "?", "quit"],
+        ["new", "force", "st 600", "go", "quit", "quit"],
+    ],
+    ids=[
+        "idle",
+        "twice",
+        "after-move",
+        "thinking",
+        "answering",
+        "after-move-now",
+        "twice-thinking",
+    ],
+)
+def test_quit_at_any_moment_ends_the_process(commands: list[str]) -> None:
+    engine = EngineProcess("xboard")
+    try:
+        engine.send("xboard", "protover 2")
+        engine.expect("feature ")
+        engine.send(*commands)
+        assert engine.exits() == 0
+    finally:
+        engine.close()
+
+
+def test_the_end_of_input_mid_search_ends_the_process() -> None:
+    engine = EngineProcess("xboard")
+    try:
+        engine.send("xboard", "protover 2", "new", "force", "post", "st 600", "go")
+        engine.expect("3 ")
+        assert engine.process.stdin is not None
+        engine.process.stdin.close()
+        assert engine.exits() == 0
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "usermove e3e5",  # illegal
+        "usermove e3",  # truncated
+        "usermove",
+        "e3e",
+        "usermove z9z9",
+        "setboard",  # truncated: no position
+        "setboard rnsmksnr/8/pppppppp",  # truncated FEN
+        "setboard 8/8/8/8/8/8/8/8 w - - 0 1",  # no kings
+        "level 40",
+        "time",
+        "st x",
+        "sd -",
+        "variant",
+    ],
+)
+def test_bad_moves_and_positions_over_pipes(engine: EngineProcess, command: str) -> None:
+    """Each is answered ``Illegal move``, ``Error`` or ``tellusererror``, and the position is
+    kept."""
+    engine.send("new", "force", "usermove e3e4", "usermove d6d5", command, "ping 6")
+    lines = engine.expect("pong 6")
+    assert len(lines) == 2 and lines[0].startswith(ERRORS), lines
+    assert_serving(engine)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"x" * 1_000_000,
+        b"usermove " + b"e3e4" * 250_000,
+        b"setboard " + b"r" * 1_000_000,
+        b"ping " + b"1" * 1_000_000,
+        bytes(range(256)) * 4000,  # 1 MB of every byte, newlines included
+        b"\xff\xfe\x00\xc3\x28\xed\xa0\x80\xf8\x88\x80\x80\x80",  # invalid UTF-8 and NUL
+        b"ping 1\x00",
+        b"usermove e3e4\xff",
+        b"\x00" * 1000,
+    ],
+    ids=[
+        "1MB",
+        "1MB-move",
+        "1MB-setboard",
+        "1MB-ping",
+        "binary-1MB",
+        "invalid-utf8",
+        "nul-ping",
+        "bad-byte-move",
+        "nuls",
+    ],
+)
+def test_huge_lines_and_binary_garbage_over_pipes(engine: EngineProcess, line: bytes) -> None:
+    """Each gets a short answer (the input is not echoed whole), printable, and the engine goes
+    on."""
+    from kradan.engine.protocol.session import MAX_COMPLAINT
+
+    engine.send("new", "force", line, "ping 8")
+    answers = engine.expect("pong 8")[:-1]
+    if line.startswith(b"ping "):  # a ping is answered, its token cut short
+        assert answers and answers[0].startswith("pong ")
+    else:
+        assert answers and all(answer.startswith(ERRORS) for answer in answers), answers[:3]
+    assert all(len(answer) <= MAX_COMPLAINT + 40 for answer in answers)
+    assert_serving(engine)
+
+
+def _after(moves: str) -> Board:
+    board = Board()
+    for uci in moves.split():
+        board.push_uci(uci)
+    return board

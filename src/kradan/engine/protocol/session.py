@@ -20,10 +20,24 @@ MAX_COMPLAINT = 400
 
 
 def clipped(message: str) -> str:
-    """``message`` cut to :data:`MAX_COMPLAINT` characters, saying how long it was."""
-    if len(message) <= MAX_COMPLAINT:
-        return message
-    return f"{message[:MAX_COMPLAINT]}... ({len(message)} characters)"
+    """``message`` cut to :data:`MAX_COMPLAINT` characters, saying how long it was, with
+    control characters and undecodable bytes escaped (``\\x00``): a GUI gets one printable
+    line whatever the input was."""
+    shown = printable(message[:MAX_COMPLAINT])
+    if len(message) <= MAX_COMPLAINT and len(shown) <= MAX_COMPLAINT:
+        return shown
+    shown = shown[:MAX_COMPLAINT]
+    return f"{shown}... ({len(message)} characters)"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 class EngineSession(ABC):
@@ -39,6 +53,7 @@ class EngineSession(ABC):
         self.variant = DEFAULT_GAME
         self.board: AnyBoard = new_board(self.variant)
         self._thread: threading.Thread | None = None
+        self._endless = False  # the running search stops only when told (``go infinite``)
 
     # --- output ----------------------------------------------------------------------------
 
@@ -80,6 +95,9 @@ class EngineSession(ABC):
         except (KradanError, ValueError) as error:
             self.failed(text, error)
             return True
+        except Exception as error:  # a bug must not end the engine: say so and go on
+            self.failed(text, RuntimeError(f"internal error {type(error).__name__}: {error}"))
+            return True
 
     # --- game and position -----------------------------------------------------------------
 
@@ -105,6 +123,7 @@ class EngineSession(ABC):
         """Search a copy of the current position in a thread (:meth:`think`)."""
         board = self.board.copy()
         self.searchers.for_board(board).arm()  # a stop from now on is kept
+        self._endless = endless(limit)
         self._thread = threading.Thread(target=self._run, args=(board, limit), daemon=True)
         self._thread.start()
 
@@ -121,10 +140,18 @@ class EngineSession(ABC):
     def stop(self) -> None:
         """Stop any search and wait until its thread has finished."""
         self.searchers.stop()
-        self.wait()
+        self._join()
 
     def wait(self) -> None:
-        """Wait for the search thread, if any, to finish."""
+        """Wait for the search thread, if any, to finish. A search without limits would never
+        finish: the command that waits (sent without ``stop`` first) is told so and stops it."""
+        thread = self._thread
+        if thread is not None and self._endless and thread.is_alive():
+            self.complain("a search without limits is running: stopped it first")
+            self.searchers.stop()
+        self._join()
+
+    def _join(self) -> None:
         thread = self._thread
         if thread is not None:
             thread.join()
@@ -133,6 +160,13 @@ class EngineSession(ABC):
     def shutdown(self) -> None:
         """Stop any search and wait for it (the input has ended)."""
         self.stop()
+
+
+def endless(limit: Limit) -> bool:
+    """Whether a search within ``limit`` runs until it is stopped (no depth, nodes, time or
+    clock)."""
+    bounds = (limit.depth, limit.nodes, limit.time, limit.white_clock, limit.black_clock)
+    return all(bound is None for bound in bounds)
 
 
 def whole_number(text: str, low: int, high: int) -> int:

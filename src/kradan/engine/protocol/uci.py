@@ -129,6 +129,8 @@ class UciEngine(EngineSession):
             setup, moves = args[:index], args[index + 1 :]
         else:
             setup, moves = args, []
+        if not setup:
+            raise ValueError("expected 'startpos' or 'fen' before 'moves'")
         if setup[0] == "startpos":
             self.set_position(None, moves)
         elif setup[0] == "fen":

@@ -11,6 +11,7 @@ nothing ends the process but ``quit``. The engine thinks in its own thread, so `
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -41,6 +42,8 @@ class XBoardEngine(EngineSession):
         self.depth: int | None = None
         self.clock = 300.0
         self.opponent_clock = 300.0
+        self._moving = threading.Lock()
+        self._move_wanted = False  # False once a command has cancelled the search's move
 
     def complain(self, message: str) -> None:
         self.send(f"tellusererror {clipped(message)}")
@@ -59,6 +62,14 @@ class XBoardEngine(EngineSession):
         if method is None and _looks_like_move(command):
             return lambda rest: self.cmd_usermove(command)
         return method
+
+    def stop(self) -> None:
+        """Stop any search without playing its move: every command that stops thinking but
+        ``?`` (``new``, ``force``, ``undo``, ``setboard``...) cancels the move, so that no stray
+        ``move`` reaches the GUI after it."""
+        with self._moving:
+            self._move_wanted = False
+        super().stop()
 
     # --- commands -------------------------------------------------------------------------
 
@@ -185,6 +196,7 @@ class XBoardEngine(EngineSession):
     def _think(self) -> None:
         if self.board.outcome(claim_draw=True) is not None:
             return
+        self._move_wanted = True
         self.start_thinking(self._limit())
 
     def think(self, board: AnyBoard, limit: Limit) -> None:
@@ -202,7 +214,10 @@ class XBoardEngine(EngineSession):
             if not moves:
                 return
             move = moves[0]
-        if self.board.fen() == board.fen():
+        with self._moving:
+            if not self._move_wanted or self.board.fen() != board.fen():
+                return
+            self._move_wanted = False
             self.board.push(move)
             self.send(f"move {move.uci()}")
             outcome = self.board.outcome(claim_draw=True)
