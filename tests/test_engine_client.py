@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +63,46 @@ def test_xboard_client_with_a_scripted_engine() -> None:
         board = Board("4k3/8/8/8/8/8/8/R2K4 w - - 0 1")
         with pytest.raises(EngineError, match="setboard"):
             engine.play(board, Limit(time=0.5))
+
+
+LOGGING_XBOARD = textwrap.dedent(
+    """
+    import sys
+    log = open(sys.argv[1], "a")
+    print('feature myname="logger" usermove=1 done=1', flush=True)
+    replies = iter(["d6d5", "e6e5", "c3c4"])
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        if line.startswith("go"):
+            print("move " + next(replies), flush=True)
+        if line.startswith("quit"):
+            break
+    """
+)
+
+
+def test_xboard_client_goes_on_with_the_game_instead_of_replaying_it(tmp_path: Path) -> None:
+    """Each move sends only what the engine has not seen: one ``new`` and ``variant`` per game
+    (Fairy-Max pays over 0.1 s for them), and a game that does not continue starts again."""
+    log = tmp_path / "commands.txt"
+    command = [sys.executable, "-c", LOGGING_XBOARD, str(log)]
+    with XBoardClient.popen(command, timeout=10) as engine:
+        board = Board()
+        limit = Limit(white_clock=10, black_clock=10, white_inc=0.1, black_inc=0.1)
+        for white in ("e3e4", "a3a4"):
+            board.push_uci(white)
+            reply = engine.play(board, limit).move
+            assert reply is not None and reply in board.legal_moves
+            board.push(reply)
+        sent = log.read_text().splitlines()
+        assert sent.count("new") == 1 and sent.count("variant makruk") == 1
+        assert [line for line in sent if line.startswith("usermove")] == [
+            "usermove e3e4",
+            "usermove a3a4",
+        ]
+        engine.play(Board(), limit)  # another game: replayed from its start
+        assert log.read_text().splitlines().count("new") == 2
 
 
 FAIRY_MAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")

@@ -108,6 +108,19 @@ def test_limits_and_stop() -> None:
     assert not thread.is_alive() and results and results[0].move is not None  # type: ignore[attr-defined]
 
 
+def test_a_clock_in_its_reserve_spends_less_than_the_increment() -> None:
+    """At 1+0.01 a clock that has run down into its reserve thinks for less than the
+    increment, even at the hard limit, so that it fills again (issue 13 item 4: no time
+    losses); a healthy clock still spends most of the increment."""
+    from kradan.engine.types import time_budget
+
+    for clock in (0.0, 0.05, 0.11, 0.12):
+        soft, hard = time_budget(Limit(white_clock=clock, white_inc=0.01), True)
+        assert soft is not None and hard is not None and soft <= hard < 0.01
+    soft, _ = time_budget(Limit(white_clock=1.0, white_inc=0.01), True)
+    assert soft is not None and soft > 0.007
+
+
 def test_clock_limit_returns_a_move() -> None:
     result = Searcher(4).best_move(Board(), Limit(white_clock=0.5, black_clock=0.5))
     assert result.move is not None and result.move in Board().legal_moves

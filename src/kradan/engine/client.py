@@ -260,23 +260,45 @@ class XBoardClient(_Client):
                     break
         if "myname" in self.features:
             self.name = self.features["myname"]
+        # what the engine's game holds: variant, start, moves, and how it was told to think
+        self._game: tuple[str, str, list[str], tuple[bool, int | None]] | None = None
 
     def play(self, board: Board, limit: Limit) -> PlayResult:
-        """The engine's move: the game is replayed from its start in force mode, then ``go``."""
+        """The engine's move: in force mode, the moves the engine has not seen yet, then ``go``.
+
+        The engine's game goes on from one call to the next while ``board`` continues it
+        (same variant and start, the engine's moves played); otherwise it is replayed from its
+        start after ``new``. Replaying every move would cost a ``new`` and a ``variant`` each
+        time, which an engine such as Fairy-Max pays with a table reset (over 0.1 s): too
+        much at fast time controls.
+        """
         root = board.copy()
         moves = []
         while root.move_stack:
             moves.append(root.pop())
         moves.reverse()
+        played = [move.uci() for move in moves]
+        thinking = (limit.time is not None or limit.white_clock is None, limit.depth)
         send = self._process.send
-        send("new")
-        if board.variant.name != "normal":
-            send(f"variant {board.variant.name}")
-        send("force")
-        if root.fen() != Board(variant=board.variant).fen():
-            if self.features.get("setboard") != "1":
-                raise EngineError(f"{self.name} cannot start from a FEN (no setboard)")
-            send(f"setboard {root.fen()}")
+        known = self._game
+        self._game = None  # until the engine has answered
+        if (
+            known is not None
+            and known[:2] == (board.variant.name, root.fen())
+            and played[: len(known[2])] == known[2]
+            and known[3] == thinking  # "st" and "sd" last until "new"
+        ):
+            send("force")
+            moves = moves[len(known[2]) :]
+        else:
+            send("new")
+            if board.variant.name != "normal":
+                send(f"variant {board.variant.name}")
+            send("force")
+            if root.fen() != Board(variant=board.variant).fen():
+                if self.features.get("setboard") != "1":
+                    raise EngineError(f"{self.name} cannot start from a FEN (no setboard)")
+                send(f"setboard {root.fen()}")
         send("post")
         seconds = _think_time(limit, board.turn)
         if limit.time is not None or limit.white_clock is None:
@@ -302,7 +324,9 @@ class XBoardClient(_Client):
             if not words:
                 continue
             if words[0] == "move" and len(words) > 1:
-                return PlayResult(_parse_xboard_move(board, words[1], self.name), info)
+                move = _parse_xboard_move(board, words[1], self.name)
+                self._game = (board.variant.name, root.fen(), [*played, move.uci()], thinking)
+                return PlayResult(move, info)
             if words[0] == "resign" or (line.startswith(("0-1", "1-0")) and "resign" in line):
                 return PlayResult(None, info, resigned=True)
             if words[0] == "offer" and len(words) > 1 and words[1] == "draw":

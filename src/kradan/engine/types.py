@@ -141,8 +141,11 @@ def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float 
     # keep a reserve for the round trip through a GUI or match runner, larger on a short clock
     reserve = min(0.3, 0.1 + clock / 20)
     usable = max(0.0, clock - reserve)
-    soft = max(0.005, usable / moves + 0.7 * inc)
-    hard = max(0.01, min(usable / 3 + inc / 2, 2.5 * soft))
+    # a clock down into its reserve spends less than the increment, so that it fills again
+    # (a slow round trip or a busy machine would otherwise drain it move after move)
+    share = 0.7 * min(1.0, usable / reserve)
+    soft = max(0.002, usable / moves + share * inc)
+    hard = max(0.005, min(usable / 3 + inc / 2, 2.5 * soft))
     return min(soft, hard), hard
 
 

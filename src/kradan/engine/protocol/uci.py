@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ... import __version__
-from ...games import AnyBoard, game_names
+from ...games import AnyBoard, canonical_name, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
 from .serve import serve
@@ -109,6 +109,8 @@ class UciEngine(EngineSession):
         elif name == "multipv":
             self.options.multipv = _int(value, 1, 64)
         elif name == "uci_variant":
+            if canonical_name(value) == self.variant:
+                return  # a client that names the game before every move loses no time here
             self.wait()
             self.set_game(value)
             self.searchers.warm(self.board)  # before the GUI's clock starts
