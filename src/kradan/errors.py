@@ -55,8 +55,22 @@ class PgnError(KradanError, ValueError):
     """PGN text that cannot be read: a bad header, an unknown or illegal move (strict mode)."""
 
 
+class TablebaseError(KradanError, ValueError):
+    """An endgame-table question kradan cannot answer: a position the tables do not cover
+    (pawns, too many pieces, other rules), or a table that cannot be used."""
+
+
+class MissingTableError(TablebaseError):
+    """The endgame table a position needs is not in the table directory (generate it)."""
+
+
+class CorruptTableError(TablebaseError):
+    """An endgame-table file that is damaged: a wrong header, size or checksum."""
+
+
 __all__ = [
     "AmbiguousMoveError",
+    "CorruptTableError",
     "CountingError",
     "IllegalMoveError",
     "InputFileError",
@@ -65,7 +79,9 @@ __all__ = [
     "InvalidSetupError",
     "InvalidSquareError",
     "KradanError",
+    "MissingTableError",
     "PgnError",
+    "TablebaseError",
     "UsageError",
     "VariantError",
 ]

@@ -1,0 +1,137 @@
+"""Whether a mate the table finds falls within the moves the count leaves (RULES.md 2.6).
+
+The table gives the distance to mate ``d`` in plies with best play and no count. A running count
+draws the game at a fixed counting ply (the limit + 1; a declared board's-honour count at the
+limit - 1, when its counter completes move 64), and the mating move counts only if it is made
+before that ply. So with the count at ply ``p`` and the draw at ply ``D`` the win stands
+exactly when ``d <= D - p``, as long as nothing on the way restarts the count:
+
+* Against a lone king nothing does: the lone king's captures leave the count as it is (RULES.md
+  2.6.2, "a lone king capturing a non-pawn piece changes nothing"), so the answer is exact.
+* With pieces on both sides (board's honour) a capture that leaves a lone king starts pieces'
+  honour afresh, with new limits. The best line by distance to mate may be cut short by the new
+  count, and a slower line through an early capture may win where it does not. Phase 1 still
+  answers by ``d`` against the running count but marks the answer ``exact=False``
+  (docs/egtb.md describes the distance-to-conversion table that will make it exact).
+
+With no count running (automatic counting) one starts after the next move or the one after;
+the answer then looks one or two plies ahead over every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..board import Board
+from ..counting import BOARD_HONOUR, counting_state
+from ..pieces import KING
+from ..variants import CountingMode
+
+
+@dataclass(frozen=True)
+class CountVerdict:
+    """What the count does to the table's result."""
+
+    #: moves the winning side may still make, its mating move included
+    moves_left: int
+    #: whether the table's mate comes within them
+    fits: bool
+    #: ``False`` when a capture on the way could restart the count (pieces on both sides), or
+    #: in declared counting when the winner is the counter, which may stop and start again
+    exact: bool
+    #: the count that applies, e.g. "pieces' honour" (the one that starts, if none runs yet)
+    honour: str
+
+    def __str__(self) -> str:
+        verb = "allows" if self.fits else "runs out first: it allows"
+        exact = "" if self.exact else " (not exact: a capture may restart the count)"
+        return f"{self.honour}: the count {verb} {self.moves_left} moves{exact}"
+
+
+#: ``value(board) -> (wdl, dtm)`` for the side to move, from the tables
+ValueOf = Callable[[Board], tuple[int, int | None]]
+
+
+def _both_sides_have_pieces(board: Board) -> bool:
+    sides = {p.color for p in board.piece_map().values() if p.piece_type != KING}
+    return len(sides) == 2
+
+
+def _moves_for(plies: int, winner_to_move: bool) -> int:
+    """Moves the winner makes in the next ``plies`` plies."""
+    return (plies + 1) // 2 if winner_to_move else plies // 2
+
+
+def running(board: Board, dtm: int, winner_to_move: bool) -> CountVerdict | None:
+    """The verdict of a running count (``None`` when none runs)."""
+    state = counting_state(board)
+    if state is None:
+        return None
+    limit, ply = board.counting_fields()
+    declared = board.variant.counting is CountingMode.DECLARED
+    board_honour = state.honour == BOARD_HONOUR
+    # the ply at which the game is drawn: counting._draw_ply, from the rules' side
+    draw = limit - 1 if declared and board_honour else limit + 1
+    winner = board.turn if winner_to_move else not board.turn
+    counter_wins = declared and board_honour and state.counting_side == winner
+    plies = max(draw - ply, 0)
+    return CountVerdict(
+        moves_left=_moves_for(plies, winner_to_move),
+        fits=dtm <= plies,
+        exact=not (_both_sides_have_pieces(board) or counter_wins),
+        honour=state.honour,
+    )
+
+
+def verdict(board: Board, wdl: int, dtm: int | None, value_of: ValueOf) -> CountVerdict | None:
+    """The count's verdict on a won or lost position (``None`` for a draw, or when no count runs
+    and none starts by itself: declared counting before anyone declares)."""
+    if wdl == 0 or dtm is None:
+        return None
+    found = running(board, dtm, wdl > 0)
+    if found is not None or board.variant.counting is CountingMode.DECLARED:
+        return found
+    return _ahead(board, wdl, value_of, depth=2)
+
+
+def _ahead(board: Board, wdl: int, value_of: ValueOf, depth: int) -> CountVerdict | None:
+    """No count runs yet (automatic counting): the winner wins within the count when it has a
+    winning move after which it does (winner to move), or when every move leads to such a
+    position (loser to move). The moves left are the best line's, plus the winner's uncounted
+    first move."""
+    winner_to_move = wdl > 0
+    options: list[tuple[int, CountVerdict]] = []
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            child_wdl, child_dtm = value_of(board)
+            if child_wdl != -wdl or child_dtm is None:
+                if not winner_to_move:
+                    return None  # cannot happen: the table says every move loses
+                continue
+            child = running(board, child_dtm, not winner_to_move)
+            if child is None and depth > 1:
+                child = _ahead(board, child_wdl, value_of, depth - 1)
+        finally:
+            board.pop()
+        if child is None:
+            if not winner_to_move:
+                return None  # a line the look-ahead cannot see the count of
+            continue
+        options.append((child_dtm, _plus(child, 1 if winner_to_move else 0)))
+    if not options:
+        return None
+    if winner_to_move:
+        fitting = [option for option in options if option[1].fits]
+        _, best = min(fitting or options, key=lambda option: option[0])
+        exact = best.exact if fitting else all(v.exact for _, v in options)
+        return CountVerdict(best.moves_left, bool(fitting), exact, best.honour)
+    _, worst = max(options, key=lambda option: option[0])
+    fits = all(v.fits for _, v in options)
+    exact = all(v.exact for _, v in options)
+    return CountVerdict(worst.moves_left, fits, exact, worst.honour)
+
+
+def _plus(verdict: CountVerdict, moves: int) -> CountVerdict:
+    return CountVerdict(verdict.moves_left + moves, verdict.fits, verdict.exact, verdict.honour)

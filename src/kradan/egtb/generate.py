@@ -1,0 +1,159 @@
+"""Build tables: arrange a table's pieces and its capture tables for the compiled solver, run
+it (in a thread, so that a caller can show progress), and write the files in dependency order.
+
+The compiled kernel is imported here, on first use only: ``import kradan.egtb`` loads none.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import MissingTableError, TablebaseError
+from .material import LETTER_TO_TYPE, Material, build_order, capture_child
+from .storage import file_name, write_table
+
+
+@dataclass(frozen=True)
+class Built:
+    """One table written by :func:`generate`."""
+
+    material: Material
+    seconds: float
+    file_bytes: int
+    skipped: bool = False
+
+
+def _arrays(material: Material) -> tuple[np.ndarray, np.ndarray]:
+    letters = material.letters()
+    typ = np.array([6, 6] + [LETTER_TO_TYPE[c] for c in letters], dtype=np.int64)
+    col = np.array([0, 1] + [0] * len(material.white) + [1] * len(material.black), np.int64)
+    return typ, col
+
+
+def solve(
+    material: Material,
+    children: Mapping[str, np.ndarray],
+    on_layer: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """The values of ``material``'s table; ``children`` maps the keys of the tables its
+    captures lead to onto their values. ``on_layer(layer)`` is called now and then while the
+    solver runs (from this thread).
+
+    :raises MissingTableError: when a capture table is not in ``children``.
+    """
+    from . import _kernel
+
+    typ, col = _arrays(material)
+    n = material.pieces
+    parts: list[np.ndarray] = []
+    offsets = np.zeros(n, dtype=np.int64)
+    sizes = np.zeros(n, dtype=np.int64)
+    flips = np.zeros(n, dtype=np.int64)
+    perms = np.zeros((n, max(n - 1, 1)), dtype=np.int64)
+    at = 0
+    for slot in range(2, n):
+        child, flipped, perm = capture_child(material, slot)
+        if child is None:
+            continue
+        if child.key not in children:
+            raise MissingTableError(f"{material.key} needs the table {child.key} first")
+        values = np.ascontiguousarray(children[child.key], dtype=np.uint8)
+        parts.append(values)
+        offsets[slot], sizes[slot], flips[slot] = at, values.size, int(flipped)
+        perms[slot, : len(perm)] = perm
+        at += values.size
+    joined = np.concatenate(parts) if parts else np.zeros(1, dtype=np.uint8)
+    progress = np.zeros(1, dtype=np.int64)
+    result: list[np.ndarray] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(_kernel.solve(typ, col, joined, offsets, sizes, flips, perms, progress))
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    worker = threading.Thread(target=work, name=f"egtb-{material.key}", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+        if on_layer is not None:
+            on_layer(int(progress[0]))
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def generate(
+    pieces: int,
+    directory: Path,
+    *,
+    load: Callable[[Material], np.ndarray],
+    force: bool = False,
+    on_progress: Callable[[int, int, Material, int], None] | None = None,
+) -> list[Built]:
+    """Write every table of 3 to ``pieces`` pieces into ``directory``, smaller ones first.
+
+    A table already readable through ``load`` (which checks its checksum) is kept unless
+    ``force``. ``on_progress(done, total, material, layer)`` reports progress.
+    """
+    order = build_order(pieces)
+    made: dict[str, np.ndarray] = {}
+    built: list[Built] = []
+
+    def children_of(material: Material) -> dict[str, np.ndarray]:
+        needed: dict[str, np.ndarray] = {}
+        for slot in range(2, material.pieces):
+            child, _, _ = capture_child(material, slot)
+            if child is not None and child.key not in needed:
+                needed[child.key] = made[child.key] if child.key in made else load(child)
+        return needed
+
+    for done, material in enumerate(order):
+        path = directory / file_name(material)
+        if not force and path.exists():
+            try:
+                if material.pieces < pieces:
+                    made[material.key] = load(material)
+                else:
+                    load(material)  # checks it
+                built.append(Built(material, 0.0, path.stat().st_size, skipped=True))
+                continue
+            except TablebaseError:
+                pass  # missing or damaged: made again
+        start = time.perf_counter()
+
+        def report(layer: int, done: int = done, material: Material = material) -> None:
+            if on_progress is not None:
+                on_progress(done, len(order), material, layer)
+
+        values = solve(material, children_of(material), report)
+        seconds = time.perf_counter() - start
+        size = write_table(path, material, values)
+        if material.pieces < pieces:  # only smaller tables are read again, as capture tables
+            made[material.key] = values
+        built.append(Built(material, seconds, size))
+        if on_progress is not None:
+            on_progress(done + 1, len(order), material, -1)
+    return built
+
+
+def generate_one(
+    material: Material, directory: Path, *, load: Callable[[Material], np.ndarray]
+) -> np.ndarray:
+    """Build ``material``'s table from its capture tables (read through ``load``, which may in
+    turn build them), write it to ``directory`` and return its values."""
+    children: dict[str, np.ndarray] = {}
+    for slot in range(2, material.pieces):
+        child, _, _ = capture_child(material, slot)
+        if child is not None and child.key not in children:
+            children[child.key] = load(child)
+    values = solve(material, children)
+    write_table(directory / file_name(material), material, values)
+    return values

@@ -1,0 +1,88 @@
+"""From a :class:`kradan.Board` to a table and an index: which table, colour-flipped or not,
+and the squares in the table's slot order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import TablebaseError
+from ..pieces import KING, WHITE
+from ..position import ChessPosition
+from ..variants import StalemateRule
+from .index import index_of
+from .material import MAX_PIECES, TYPE_TO_LETTER, Material, canonical
+
+
+@dataclass(frozen=True)
+class Located:
+    """A position as its table sees it."""
+
+    #: the table, ``None`` for bare kings (always drawn)
+    material: Material | None
+    #: the table stores the stronger side as White: ``True`` when that is the board's Black
+    flipped: bool
+    #: side to move in the table's orientation (0 White)
+    stm: int
+    index: int
+
+
+def check_rules(board: ChessPosition) -> None:
+    """Refuse boards whose rules the tables were not built for.
+
+    :raises TablebaseError: for another game than Makruk, or options that change the endings
+        (stalemate not a draw, the king's sutra).
+    """
+    variant = board.variant
+    if variant.name != "makruk":
+        raise TablebaseError(
+            f"the endgame tables cover Makruk positions, not {variant.title} (yet)"
+        )
+    if variant.stalemate is not StalemateRule.DRAW:
+        raise TablebaseError(
+            f"the endgame tables score stalemate as a draw, not stalemate={variant.stalemate!s}"
+        )
+    if variant.sut_khun:
+        raise TablebaseError("the endgame tables do not know the king's sutra (sut_khun)")
+
+
+def locate(board: ChessPosition) -> Located:
+    """The table and index of ``board``'s position.
+
+    :raises TablebaseError: for pawns, more than the tables' pieces, or other rules.
+    """
+    check_rules(board)
+    kings: dict[bool, int] = {}
+    pieces: dict[bool, list[tuple[str, int]]] = {True: [], False: []}
+    for square, piece in board.piece_map().items():
+        if piece.piece_type == KING:
+            kings[piece.color] = square
+            continue
+        letter = TYPE_TO_LETTER.get(piece.piece_type)
+        if letter is None:
+            raise TablebaseError(
+                f"the endgame tables hold no {piece.symbol()!r} (pawnless endings only): "
+                f"{board.fen()}"
+            )
+        pieces[piece.color].append((letter, square))
+    count = 2 + len(pieces[True]) + len(pieces[False])
+    if len(kings) != 2 or count > MAX_PIECES:
+        raise TablebaseError(
+            f"the endgame tables hold positions of 2 kings and at most {MAX_PIECES} pieces in "
+            f"all: {board.fen()}"
+        )
+    stm = 0 if board.turn == WHITE else 1
+    white_letters = "".join(c for c, _ in pieces[True])
+    black_letters = "".join(c for c, _ in pieces[False])
+    if not white_letters and not black_letters:
+        return Located(None, False, stm, 0)
+    material, flipped = canonical(white_letters, black_letters)
+    strong, weak = (False, True) if flipped else (True, False)
+    mask = 56 if flipped else 0
+    squares = [kings[strong] ^ mask, kings[weak] ^ mask]
+    for side, letters in ((strong, material.white), (weak, material.black)):
+        left = list(pieces[side])
+        for c in letters:
+            k = next(i for i, (letter, _) in enumerate(left) if letter == c)
+            squares.append(left.pop(k)[1] ^ mask)
+    table_stm = 1 - stm if flipped else stm
+    return Located(material, flipped, table_stm, index_of(table_stm, squares))

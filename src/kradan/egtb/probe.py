@@ -1,0 +1,137 @@
+"""Probing: the table's value of a board, its best move, and what the count makes of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..board import Board
+from ..errors import TablebaseError
+from ..move import Move
+from .count import CountVerdict, verdict
+from .position import locate
+from .tables import TableSet
+
+DRAW = 254
+ILLEGAL = 255
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What the tables say about a position, for the side to move."""
+
+    #: the table read, e.g. ``"KRvKN"`` (``"KvK"`` for bare kings)
+    table: str
+    #: 1 win, 0 draw, -1 loss with best play, ignoring the count
+    wdl: int
+    #: plies to mate with best play (0: checkmated now); ``None`` when drawn
+    dtm: int | None
+    #: the fastest win, the longest loss, or a move that keeps the draw; ``None`` when the game
+    #: is over
+    best_move: Move | None
+    #: the count's verdict; ``None`` for a draw, or when no count runs and none starts by itself
+    count: CountVerdict | None
+
+    @property
+    def mate_moves(self) -> int | None:
+        """The distance to mate in moves of the winning side (``None`` when drawn)."""
+        return None if self.dtm is None else (self.dtm + 1) // 2
+
+    @property
+    def result(self) -> int:
+        """1 win, 0 draw, -1 loss under the rules: a mate that the count cuts off is a draw."""
+        if self.count is not None and not self.count.fits:
+            return 0
+        return self.wdl
+
+    def __str__(self) -> str:
+        if self.wdl == 0:
+            return f"draw ({self.table})"
+        mate = "mate" if self.wdl > 0 else "mated"
+        text = f"{mate} in {self.mate_moves} ({self.dtm} plies, {self.table})"
+        if self.dtm == 0:
+            text = f"checkmated ({self.table})"
+        if self.count is None:
+            return ("win: " if self.wdl > 0 else "loss: ") + text
+        allows = f"the count allows {self.count.moves_left}"
+        exact = "" if self.count.exact else "; not exact: a capture may restart the count"
+        if self.count.fits:
+            head = "win: " if self.wdl > 0 else "loss: "
+            return f"{head}{text}, {allows} ({self.count.honour}{exact})"
+        return f"draw: the count runs out first ({text}, {allows}; {self.count.honour}{exact})"
+
+
+class Tablebase(TableSet):
+    """A set of tables to probe (see :class:`~kradan.egtb.tables.TableSet` for where they come
+    from)."""
+
+    def value(self, board: Board) -> tuple[int, int | None]:
+        """``(wdl, dtm)`` of ``board`` for the side to move, from the table alone.
+
+        :raises TablebaseError: for a position the tables do not cover, or an impossible one.
+        :raises MissingTableError: when its table is not there.
+        :raises CorruptTableError: when its table file is damaged.
+        """
+        located = locate(board)
+        if located.material is None:
+            return 0, None
+        value = int(self.values(located.material)[located.index])
+        if value == ILLEGAL:
+            raise TablebaseError(f"the tables hold no such position: {board.fen()}")
+        if value == DRAW:
+            return 0, None
+        return (1 if value % 2 else -1), value
+
+    def probe(self, board: Board) -> ProbeResult:
+        """The result of ``board``'s position with best play, its best move and the count's
+        verdict (see :class:`ProbeResult`). ``board`` is not changed.
+
+        :raises TablebaseError: as :meth:`value` does.
+        """
+        wdl, dtm = self.value(board)
+        work = board.copy(stack=False)
+        best = self._best_move(work, wdl, dtm)
+        located = locate(board)
+        table = located.material.key if located.material is not None else "KvK"
+        return ProbeResult(table, wdl, dtm, best, verdict(work, wdl, dtm, self.value))
+
+    def _best_move(self, board: Board, wdl: int, dtm: int | None) -> Move | None:
+        """The move that keeps the value: the fastest mate, the slowest loss, or a drawing move."""
+        best: Move | None = None
+        best_key = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            try:
+                child_wdl, child_dtm = self.value(board)
+            finally:
+                board.pop()
+            if child_wdl != -wdl:
+                continue
+            key = 0 if child_dtm is None else (-child_dtm if wdl > 0 else child_dtm)
+            if best is None or key > best_key:
+                best, best_key = move, key
+        return best
+
+
+_default: dict[Path, Tablebase] = {}
+
+
+def probe(board: Board, *, directory: str | Path | None = None) -> ProbeResult:
+    """Probe ``board`` in the tables of ``directory`` (default: the user's data directory, then
+    the 3-piece tables shipped with kradan). Tables stay loaded between calls.
+
+    >>> import kradan, kradan.egtb
+    >>> str(kradan.egtb.probe(kradan.Board("k7/8/1K6/8/8/8/8/7R w - - 0 1")))[:14]
+    'win: mate in 1'
+
+    :raises TablebaseError: for a position the tables do not cover (pawns, more pieces, other
+        rules) or an impossible one.
+    :raises MissingTableError: when the table is not there (make it with ``kradan egtb
+        generate``).
+    :raises CorruptTableError: when a table file is damaged.
+    """
+    tables = Tablebase(directory)
+    key = tables.directory.resolve()
+    if key not in _default:
+        _default[key] = tables
+    return _default[key].probe(board)

@@ -1,0 +1,84 @@
+"""Where tables live and how they are loaded: a directory of files (the user's data directory
+by default) in front of the 3-piece tables shipped inside the package."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import MissingTableError
+from .material import Material
+from .storage import file_name, read_table
+
+#: the environment variable that overrides the default table directory
+ENV_DIRECTORY = "KRADAN_EGTB_DIR"
+#: the 3-piece tables that ship with kradan
+PACKAGED = Path(__file__).resolve().parent / "data"
+#: tables kept in memory at once (a 4-piece table takes 16 MiB)
+CACHE_TABLES = 8
+
+
+def default_directory() -> Path:
+    """``$KRADAN_EGTB_DIR``, else ``egtb`` in the user's data directory (platformdirs when it is
+    installed, else ``~/.local/share/kradan/egtb``)."""
+    custom = os.environ.get(ENV_DIRECTORY)
+    if custom:
+        return Path(custom).expanduser()
+    try:
+        from platformdirs import user_data_dir
+    except ImportError:
+        return Path.home() / ".local" / "share" / "kradan" / "egtb"
+    return Path(user_data_dir("kradan")) / "egtb"
+
+
+class TableSet:
+    """Tables read from ``directory`` (default: :func:`default_directory`), falling back to the
+    packaged 3-piece ones; the last few are kept in memory.
+
+    With ``generate_missing`` a missing table is built (with the tables it needs) and written
+    to ``directory`` on first use instead of raising :class:`MissingTableError`.
+    """
+
+    def __init__(self, directory: str | Path | None = None, *, generate_missing: bool = False):
+        self.directory = Path(directory) if directory is not None else default_directory()
+        self.generate_missing = generate_missing
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def path(self, material: Material) -> Path:
+        """Where this set reads (or would write) ``material``'s table."""
+        return self.directory / file_name(material)
+
+    def values(self, material: Material) -> np.ndarray:
+        """The values of ``material``'s table.
+
+        :raises MissingTableError: when no file holds it (and ``generate_missing`` is off).
+        :raises CorruptTableError: when its file is damaged.
+        """
+        cached = self._cache.get(material.key)
+        if cached is not None:
+            self._cache.move_to_end(material.key)
+            return cached
+        values = self._load(material)
+        self._cache[material.key] = values
+        while len(self._cache) > CACHE_TABLES:
+            self._cache.popitem(last=False)
+        return values
+
+    def _load(self, material: Material) -> np.ndarray:
+        path = self.path(material)
+        if path.exists():
+            return read_table(path, material)
+        packaged = PACKAGED / file_name(material)
+        if packaged.exists():
+            return read_table(packaged, material)
+        if not self.generate_missing:
+            raise MissingTableError(
+                f"no endgame table {material.key} in {str(self.directory)!r}; make it with "
+                f"'kradan egtb generate --pieces {material.pieces} --dir {self.directory}'"
+            )
+        from .generate import generate_one
+
+        return generate_one(material, self.directory, load=self.values)
