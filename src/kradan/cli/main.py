@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import analyse, convert, match, perft, play, serve, show, uci, validate, xboard
+from . import analyse, convert, egtb, match, perft, play, serve, show, uci, validate, xboard
 from .common import EXIT_BAD_INPUT, fail
 
 
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_parser(commands)
     validate.add_parser(commands)
     serve.add_parser(commands)
+    egtb.add_parser(commands)
     return parser
 
 

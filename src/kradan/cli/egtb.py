@@ -1,0 +1,112 @@
+"""``kradan egtb generate | probe``: build the endgame tables, and ask them about a position."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..board import Board
+from ..egtb import Material
+from ..egtb.tables import TableSet, default_directory
+from .progress import bar
+
+EXAMPLES = """examples:
+  kradan egtb generate                      the 3- and 4-piece tables (a few minutes, 45 MiB)
+  kradan egtb generate --pieces 3 --dir tables
+  kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
+  kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running"""
+
+
+def _pieces(text: str) -> int:
+    if text not in ("3", "4", "5"):
+        raise argparse.ArgumentTypeError(f"pieces {text!r}: 3, 4 or 5 (kings included)")
+    return int(text)
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "egtb",
+        help="Makruk endgame tables: generate them, probe a position",
+        description="Endgame tables for pawnless Makruk endings (kings included, up to 4 "
+        "pieces;\n5 on request): distance to mate, and what the count makes of it.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="egtb_command", metavar="ACTION", required=True)
+    generate = actions.add_parser(
+        "generate",
+        help="build the tables of up to N pieces into the table directory",
+        description="Build every table of 3 to N pieces (kings included) that the directory "
+        "lacks.\n5-piece tables take hours and several GiB of memory each.",
+    )
+    generate.add_argument(
+        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+    )
+    generate.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    generate.add_argument(
+        "--force", action="store_true", help="build again the tables the directory has"
+    )
+    generate.set_defaults(run=run_generate)
+    probe = actions.add_parser(
+        "probe",
+        help="the result of a Makruk position with best play, within the count",
+        description="Print the result of POSITION (a Makruk FEN; the counting fields, when\n"
+        "present, say which count runs) with best play, the distance to mate, the best move,\n"
+        "and whether the mate comes before the count runs out.",
+    )
+    probe.add_argument("position", nargs="+", metavar="POSITION", help="a Makruk FEN")
+    probe.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    probe.add_argument(
+        "--counting",
+        choices=("auto", "declared"),
+        default="auto",
+        help="counting rules (default auto, as Fairy-Stockfish)",
+    )
+    probe.set_defaults(run=run_probe)
+
+
+def _where() -> str:
+    return f"default {default_directory()}, or $KRADAN_EGTB_DIR"
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from ..egtb.generate import generate
+
+    directory = Path(args.dir) if args.dir else default_directory()
+    tables = TableSet(directory)
+    shown = sys.stderr.isatty()
+
+    def report(done: int, total: int, material: Material, layer: int) -> None:
+        if shown:  # one line, redrawn: the tables done and the layer of the one in work
+            note = f"{material.key} layer {layer}" if layer >= 0 else f"{material.key} done"
+            print(f"\r{bar(done, total)} tables  {note:<20}", end="", file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    built = generate(
+        args.pieces, directory, load=tables.values, force=args.force, on_progress=report
+    )
+    if shown:
+        print(file=sys.stderr)
+    for table in built:
+        how = "kept" if table.skipped else f"{table.seconds:6.2f} s"
+        print(f"{table.material.key:8} {how:>9}  {table.file_bytes / 2**20:7.2f} MiB")
+    total = sum(t.file_bytes for t in built)
+    print(
+        f"{len(built)} tables in {directory}: {total / 2**20:.1f} MiB, "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+    return 0
+
+
+def run_probe(args: argparse.Namespace) -> int:
+    from ..egtb import Tablebase
+
+    board = Board(" ".join(args.position), counting=args.counting)
+    result = Tablebase(args.dir).probe(board)
+    print(result)
+    if result.best_move is not None:
+        print(f"best move: {board.san(result.best_move)} ({result.best_move.uci()})")
+    return 0

@@ -1,0 +1,412 @@
+"""Endgame tables (kradan.egtb): generated values against kradan's own move generator and a
+brute-force search, known results, the file format, symmetry, the count, and the command line.
+
+The 3-piece tables are generated afresh here (well under a second); one 4-piece table (KRvKN)
+is generated once for the module.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kradan
+from kradan.cli.main import main
+from kradan.egtb import (
+    CorruptTableError,
+    MissingTableError,
+    Tablebase,
+    TablebaseError,
+    all_materials,
+    parse_key,
+    probe,
+)
+from kradan.egtb.generate import generate
+from kradan.egtb.index import index_of, table_size
+from kradan.egtb.material import Material, canonical, capture_child
+from kradan.egtb.storage import read_table, write_table
+from kradan.egtb.tables import PACKAGED
+
+DRAW, ILLEGAL = 254, 255
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
+    """The 3-piece tables and KRvKN, generated into a fresh directory."""
+    directory = tmp_path_factory.mktemp("egtb")
+    base = Tablebase(directory)
+    generate(3, directory, load=base.values)
+    from kradan.egtb.generate import generate_one
+
+    generate_one(parse_key("KRvKN"), directory, load=base.values)
+    return Tablebase(directory)
+
+
+def decode(index: int, pieces: int) -> tuple[int, list[int]]:
+    """The inverse of :func:`index_of`, written out separately."""
+    squares = []
+    for _ in range(pieces - 1):
+        squares.append(index % 64)
+        index //= 64
+    king = index % 32
+    return index // 32, [(king // 4) * 8 + king % 4, *reversed(squares)]
+
+
+def fen_of(material: Material, stm: int, squares: list[int], *, flip: bool = False) -> str:
+    """A FEN with the table's pieces on ``squares``; ``flip`` swaps the colours and turns the
+    board upside down (the same position seen from the other side)."""
+    letters = "KK" + material.letters()
+    colours = [True, False] + [True] * len(material.white) + [False] * len(material.black)
+    board: dict[int, str] = {}
+    for letter, white, square in zip(letters, colours, squares, strict=True):
+        if flip:
+            white, square = not white, square ^ 56
+        board[square] = letter if white else letter.lower()
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            piece = board.get(rank * 8 + file)
+            if piece is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + piece
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    side = "wb"[stm ^ int(flip)]
+    return f"{'/'.join(rows)} {side} - - 0 1"
+
+
+def sample(values: np.ndarray, material: Material, count: int, seed: int) -> list[int]:
+    """``count`` random indices of legal positions."""
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, values.size, size=count * 3)
+    return [int(i) for i in picks if values[i] != ILLEGAL][:count]
+
+
+# --- material and index -------------------------------------------------------------------------
+
+
+def test_the_tables_of_three_and_four_pieces() -> None:
+    assert [m.key for m in all_materials(3)] == ["KMvK", "KNvK", "KRvK", "KSvK"]
+    four = [m.key for m in all_materials(4)]
+    assert len(four) == 20 and "KRvKN" in four and "KSSvK" in four and "KNvKS" not in four
+    assert canonical("N", "S") == (Material("S", "N"), True)
+    assert canonical("R", "R") == (Material("R", "R"), False)
+    assert parse_key("knvks").key == "KSvKN"
+    with pytest.raises(ValueError, match="at most 5"):
+        parse_key("KRRRvKR")
+
+
+def test_a_capture_leads_to_the_right_table() -> None:
+    # KRvKN: the knight (slot 3) taken -> KRvK as it stands; the rook taken -> KNvK flipped,
+    # whose White king is this table's Black king
+    assert capture_child(parse_key("KRvKN"), 3) == (Material("R", ""), False, [0, 1, 2])
+    assert capture_child(parse_key("KRvKN"), 2) == (Material("N", ""), True, [1, 0, 3])
+    assert capture_child(parse_key("KSvK"), 2) == (None, False, [])
+
+
+def test_the_python_index_is_the_kernels() -> None:
+    from kradan.egtb import _kernel
+
+    rng = random.Random(1)
+    for pieces in (3, 4, 5):
+        assert _kernel.table_size(pieces) == table_size(pieces)
+        for _ in range(200):
+            squares = rng.sample(range(64), pieces)
+            stm = rng.randrange(2)
+            index = index_of(stm, squares)
+            array = np.array(squares, dtype=np.int64)
+            assert _kernel.encode(stm, array, pieces) == index
+            back = np.zeros(pieces, dtype=np.int64)
+            assert _kernel.decode(index, back, pieces) == stm
+            mirrored = [s ^ 7 for s in squares] if squares[0] & 7 >= 4 else squares
+            assert list(back) == mirrored == decode(index, pieces)[1]
+
+
+# --- the values against kradan's own rules ------------------------------------------------------
+
+
+def _check_against_board(tables: Tablebase, material: Material, count: int) -> None:
+    """Each sampled value is what kradan.Board's legal moves and the tables' values of the
+    positions after them say: mate, stalemate, and the fastest win or slowest loss."""
+    values = tables.values(material)
+    for index in sample(values, material, count, seed=len(material.key)):
+        stm, squares = decode(index, material.pieces)
+        board = kradan.Board(fen_of(material, stm, squares))
+        value = int(values[index])
+        moves = list(board.legal_moves)
+        if not moves:
+            assert value == (0 if board.is_checkmate() else DRAW), board.fen()
+            assert board.is_checkmate() or board.is_stalemate()
+            continue
+        children = []
+        for move in moves:
+            board.push(move)
+            wdl, dtm = tables.value(board)
+            board.pop()
+            children.append((wdl, dtm))
+        losses = [dtm for wdl, dtm in children if wdl < 0]
+        if losses:
+            expected = 1 + min(d for d in losses if d is not None)
+        elif all(wdl > 0 for wdl, _ in children):
+            expected = 1 + max(d for _, d in children if d is not None)
+        else:
+            expected = DRAW
+        assert value == expected, board.fen()
+
+
+@pytest.mark.parametrize("key", ["KRvK", "KSvK", "KMvK", "KNvK"])
+def test_three_piece_values_agree_with_the_move_generator(tables: Tablebase, key: str) -> None:
+    _check_against_board(tables, parse_key(key), 600)
+
+
+def test_a_four_piece_table_agrees_with_the_move_generator(tables: Tablebase) -> None:
+    _check_against_board(tables, parse_key("KRvKN"), 400)
+
+
+def test_the_shipped_tables_are_the_generated_ones(tables: Tablebase) -> None:
+    for material in all_materials(3):
+        shipped = read_table(PACKAGED / f"{material.key}.ktb", material)
+        assert np.array_equal(shipped, tables.values(material))
+
+
+def _mate_within(board: kradan.Board, plies: int) -> int | None:
+    """Brute force: the fewest plies (at most ``plies``) in which the side to move mates, as a
+    positive number; as a negative one those in which it is mated whatever it does."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return 0 if board.is_checkmate() else None
+    if plies == 0:
+        return None
+    wins, losses = [], []
+    for move in moves:
+        board.push(move)
+        result = _mate_within(board, plies - 1)
+        board.pop()
+        if result is not None and result <= 0:
+            wins.append(1 - result)  # the opponent is mated in -result plies
+        elif result is not None:
+            losses.append(result + 1)
+    if wins:
+        return min(wins)
+    return -max(losses) if len(losses) == len(moves) else None
+
+
+@pytest.mark.parametrize("key", ["KRvK", "KSvK"])
+def test_short_mates_agree_with_brute_force(tables: Tablebase, key: str) -> None:
+    material = parse_key(key)
+    values = tables.values(material)
+    short = [int(i) for i in np.flatnonzero(values <= 3)]
+    rng = random.Random(7)
+    picks = rng.sample(short, 40) + sample(values, material, 20, seed=3)
+    for index in picks:
+        stm, squares = decode(index, material.pieces)
+        board = kradan.Board(fen_of(material, stm, squares))
+        value = int(values[index])
+        found = _mate_within(board, 3)
+        if value <= 3:
+            assert found == (value if value % 2 else -value), board.fen()
+        else:
+            assert found is None or found == 0, board.fen()
+
+
+# --- known results (/work/shared/research/egtb-facts.md) ---------------------------------------
+
+
+def _white_wins(values: np.ndarray, stm: int) -> float:
+    half = values[stm * values.size // 2 : (stm + 1) * values.size // 2]
+    legal = half[half != ILLEGAL]
+    wins = (legal < DRAW) & (legal % 2 == (1 if stm == 0 else 0))
+    return 100 * float(wins.sum()) / legal.size
+
+
+def test_known_results(tables: Tablebase) -> None:
+    krk = tables.values(parse_key("KRvK"))
+    assert (int(krk[krk < DRAW].max()) + 1) // 2 == 16  # the longest mate: 16 moves
+    assert _white_wins(krk, 0) == 100.0
+    assert round(_white_wins(krk, 1), 2) == 90.07
+    ksk = tables.values(parse_key("KSvK"))
+    assert (int(ksk[ksk < DRAW].max()) + 1) // 2 == 4
+    assert round(_white_wins(ksk, 0), 2) == 0.08
+    for key in ("KMvK", "KNvK"):
+        assert not (tables.values(parse_key(key)) < DRAW).any()
+    krkn = tables.values(parse_key("KRvKN"))
+    assert (int(krkn[krkn < DRAW].max()) + 1) // 2 == 40
+    assert round(_white_wins(krkn, 0), 2) == 48.34
+    assert round(_white_wins(krkn, 1), 2) == 10.89
+
+
+# --- symmetry -----------------------------------------------------------------------------------
+
+
+def test_colour_flip_and_mirror_give_the_same_answer(tables: Tablebase) -> None:
+    for key in ("KSvK", "KRvKN"):
+        material = parse_key(key)
+        values = tables.values(material)
+        for index in sample(values, material, 60, seed=11):
+            stm, squares = decode(index, material.pieces)
+            plain = tables.value(kradan.Board(fen_of(material, stm, squares)))
+            flipped = tables.value(kradan.Board(fen_of(material, stm, squares, flip=True)))
+            mirrored = [s ^ 7 for s in squares]
+            mirror = tables.value(kradan.Board(fen_of(material, stm, mirrored)))
+            assert plain == flipped == mirror
+    # the khon breaks the up-down symmetry: stepping forward it mates, its mirror image cannot
+    up = probe(kradan.Board("k7/8/1KS5/8/8/8/8/8 w - - 0 1"))
+    assert up.wdl == 1 and up.dtm == 1 and up.best_move == kradan.Move.from_uci("c6b7")
+    assert probe(kradan.Board("8/8/8/8/8/1KS5/8/k7 w - - 0 1")).wdl == 0
+
+
+# --- files --------------------------------------------------------------------------------------
+
+
+def test_a_damaged_file_is_refused(tables: Tablebase, tmp_path: Path) -> None:
+    material = parse_key("KRvK")
+    values = tables.values(material)
+    path = tmp_path / "KRvK.ktb"
+    write_table(path, material, values)
+    assert np.array_equal(read_table(path, material), values)
+    blob = bytearray(path.read_bytes())
+    blob[-20] ^= 0xFF
+    path.write_bytes(bytes(blob))
+    with pytest.raises(CorruptTableError, match="damaged"):
+        read_table(path, material)
+    path.write_bytes(b"KRADANTB")
+    with pytest.raises(CorruptTableError, match="damaged"):
+        Tablebase(tmp_path).probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
+    write_table(path, material, values)
+    with pytest.raises(CorruptTableError, match="holds 'KRvK'"):
+        read_table(path, parse_key("KSvK"))
+    # the checksum covers the values: another table's values under the right header fail too
+    other = tmp_path / "other.ktb"
+    write_table(other, material, np.where(values == 0, 1, values).astype(np.uint8))
+    header = 8 + 2 + 1 + len("KRvK") + 1 + 8 + 32
+    path.write_bytes(path.read_bytes()[:header] + other.read_bytes()[header:])
+    with pytest.raises(CorruptTableError, match="checksum"):
+        read_table(path, material)
+
+
+def test_a_missing_table_is_a_clear_error(tmp_path: Path) -> None:
+    board = kradan.Board("8/8/8/4k3/8/8/8/RR2K3 b - - 0 1")
+    with pytest.raises(MissingTableError, match=r"KRRvK.*kradan egtb generate --pieces 4"):
+        Tablebase(tmp_path).probe(board)
+    # the packaged 3-piece tables answer without any file in the directory
+    assert Tablebase(tmp_path).probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")).wdl == 1
+
+
+def test_positions_the_tables_do_not_cover(tmp_path: Path) -> None:
+    with pytest.raises(TablebaseError, match="pawnless"):
+        probe(kradan.Board("8/8/8/4k3/8/4P3/8/R3K3 w - - 0 1"), directory=tmp_path)
+    with pytest.raises(TablebaseError, match="at most 5"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/RRSNK3 w - - 0 1"), directory=tmp_path)
+    with pytest.raises(TablebaseError, match="Ouk Chatrang"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", variant="cambodian"))
+    with pytest.raises(TablebaseError, match="stalemate"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", stalemate="stalemater_loses"))
+    assert probe(kradan.Board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")).table == "KvK"
+
+
+# --- the count ----------------------------------------------------------------------------------
+
+
+def _decided_by_rules(board: kradan.Board, plies: int) -> int:
+    """Brute force with kradan's own game end (the count included): 1 when the side to move
+    mates within ``plies``, -1 when it is mated, 0 otherwise."""
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0
+        return 1 if outcome.winner == board.turn else -1
+    if plies == 0:
+        return 0
+    results = []
+    for move in list(board.legal_moves):
+        board.push(move)
+        results.append(-_decided_by_rules(board, plies - 1))
+        board.pop()
+    return max(results)
+
+
+@pytest.mark.parametrize(
+    ("fen", "result", "moves_left"),
+    [
+        ("k7/8/1K6/8/8/8/8/7R w - 32 31 40", 1, 1),  # mate with the last counted move
+        ("k7/8/1K6/8/8/8/8/7R w - 32 33 40", 0, 0),  # the count has run out
+        ("8/8/8/4k3/8/8/8/R3K3 b - 32 10 40", 0, 11),  # mated in 14, 11 moves left: a draw
+        ("8/8/8/4k3/8/8/8/R3K3 b - 32 6 40", 0, 13),  # even a fresh count is too short
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 40", 1, 14),  # none yet: 13 + White's first move
+        ("1k6/8/1K6/8/8/8/8/7R b - 32 28 40", 1, 2),  # mated in 2 moves with 2 left
+        ("1k6/8/1K6/8/8/8/8/7R b - 32 30 40", 0, 1),  # ... one move left: a draw
+        ("1k6/8/2K5/8/8/8/8/7R w - 32 29 40", 1, 2),  # mate in 2 with 2 left
+        ("1k6/8/2K5/8/8/8/8/7R w - 32 31 40", 0, 1),  # ... with 1 left: a draw
+    ],
+)
+def test_the_count_decides(fen: str, result: int, moves_left: int) -> None:
+    board = kradan.Board(fen)
+    found = probe(board)
+    assert found.count is not None and found.count.exact
+    assert found.count.moves_left == moves_left
+    assert abs(found.result) == result
+    state = board.counting_state()
+    if state is not None and found.wdl != 0:
+        winner = board.turn if found.wdl > 0 else not board.turn
+        if winner != state.counting_side:
+            assert state.moves_left == moves_left
+    if found.dtm is not None and found.dtm <= 3:  # kradan's own game end agrees
+        assert _decided_by_rules(board, 3) == found.result
+
+
+def test_the_count_texts() -> None:
+    assert str(probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 b - 32 10 40"))) == (
+        "draw: the count runs out first (mated in 14 (28 plies, KRvK), the count allows 11; "
+        "pieces' honour)"
+    )
+    win = probe(kradan.Board("k7/8/1K6/8/8/8/8/7R w - 32 31 40"))
+    assert str(win) == "win: mate in 1 (1 plies, KRvK), the count allows 1 (pieces' honour)"
+    assert probe(kradan.Board("8/8/8/4k3/8/8/8/S3K3 w - - 0 1")).count is None
+
+
+def test_board_honour_is_flagged_not_exact(tables: Tablebase) -> None:
+    board = kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - 128 0 1")
+    found = tables.probe(board)
+    assert found.table == "KRvKN" and found.wdl == 1 and found.count is not None
+    assert not found.count.exact and "not exact" in str(found)
+    assert found.count.moves_left == 65  # White counts too: its move at ply 128 may still mate
+    # no count running: board's honour starts after the first move
+    fresh = tables.probe(kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - - 0 1"))
+    assert fresh.count is not None and fresh.count.honour == "board's honour"
+
+
+def test_declared_counting_without_a_count_leaves_the_result() -> None:
+    found = probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", counting="declared"))
+    assert found.count is None and found.result == 1
+
+
+# --- the command line and imports ---------------------------------------------------------------
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egtb", "generate", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "KRvK" in out and "4 tables" in out
+    assert len(list(tmp_path.glob("*.ktb"))) == 4
+    fen = "8/8/8/4k3/8/8/8/R3K3 b - 32 10 40"
+    assert main(["egtb", "probe", fen, "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "draw: the count runs out first" in out and "best move: Kd4" in out
+    assert main(["egtb", "probe", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1", "--dir", str(tmp_path)]) == 2
+    assert "kradan egtb generate --pieces 4" in capsys.readouterr().err
+
+
+def test_importing_loads_no_compiled_code() -> None:
+    code = (
+        "import sys, kradan.egtb, kradan.cli.main;"
+        "print([m for m in sys.modules if m.endswith('_kernel') or m == 'numba'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "kradan.egtb._kernel" not in out.stdout
