@@ -299,6 +299,13 @@ def test_a_missing_table_is_a_clear_error(tmp_path: Path) -> None:
     assert Tablebase(tmp_path).probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")).wdl == 1
 
 
+def test_a_missing_table_can_be_built_on_first_use(tmp_path: Path) -> None:
+    board = kradan.Board("8/8/3k4/8/3n4/8/3S4/3K4 w - - 0 1")
+    found = Tablebase(tmp_path, generate_missing=True).probe(board)
+    assert (tmp_path / "KSvKN.ktb").exists() and found.table == "KSvKN"
+    assert Tablebase(tmp_path).probe(board) == found
+
+
 def test_positions_the_tables_do_not_cover(tmp_path: Path) -> None:
     with pytest.raises(TablebaseError, match="pawnless"):
         probe(kradan.Board("8/8/8/4k3/8/4P3/8/R3K3 w - - 0 1"), directory=tmp_path)

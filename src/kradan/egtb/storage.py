@@ -35,7 +35,7 @@ def file_name(material: Material) -> str:
     return material.key + SUFFIX
 
 
-def write_table(path: Path, material: Material, values: np.ndarray, level: int = 9) -> int:
+def write_table(path: Path, material: Material, values: np.ndarray, level: int = 6) -> int:
     """Write ``values`` (uint8, one per position) for ``material`` to ``path`` atomically (a
     temporary file renamed into place, so a reader never sees half a table); returns the file's
     size in bytes."""
