@@ -26,7 +26,7 @@ from kradan.egtb import (
     parse_key,
     probe,
 )
-from kradan.egtb.generate import generate
+from kradan.egtb.generate import children_of, generate, verify
 from kradan.egtb.index import index_of, table_size
 from kradan.egtb.material import Material, canonical, capture_child
 from kradan.egtb.storage import read_table, write_table
@@ -168,6 +168,18 @@ def test_three_piece_values_agree_with_the_move_generator(tables: Tablebase, key
 
 def test_a_four_piece_table_agrees_with_the_move_generator(tables: Tablebase) -> None:
     _check_against_board(tables, parse_key("KRvKN"), 400)
+
+
+def test_every_value_agrees_with_its_successors(tables: Tablebase) -> None:
+    """The compiled verification pass: every position of the 3-piece tables and KRvKN."""
+    for material in [*all_materials(3), parse_key("KRvKN")]:
+        values = tables.values(material)
+        assert verify(material, values, children_of(material, tables.values)) == []
+    # and it notices a wrong value
+    krk = tables.values(parse_key("KRvK")).copy()
+    index = int(np.flatnonzero(krk == 11)[0])
+    krk[index] = 13
+    assert index in verify(parse_key("KRvK"), krk, {})
 
 
 def test_the_shipped_tables_are_the_generated_ones(tables: Tablebase) -> None:
@@ -402,6 +414,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "KRvK" in out and "4 tables" in out
     assert len(list(tmp_path.glob("*.ktb"))) == 4
+    assert main(["egtb", "verify", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+    assert "4 tables checked, 0 with errors" in capsys.readouterr().out
     fen = "8/8/8/4k3/8/8/8/R3K3 b - 32 10 40"
     assert main(["egtb", "probe", fen, "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -11,11 +11,13 @@ from typing import Any
 from ..board import Board
 from ..egtb import Material
 from ..egtb.tables import TableSet, default_directory
+from ..errors import MissingTableError
 from .progress import bar
 
 EXAMPLES = """examples:
   kradan egtb generate                      the 3- and 4-piece tables (a few minutes, 45 MiB)
   kradan egtb generate --pieces 3 --dir tables
+  kradan egtb verify                        every value against the values after each move
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running"""
 
@@ -50,6 +52,18 @@ def add_parser(commands: Any) -> None:
         "--force", action="store_true", help="build again the tables the directory has"
     )
     generate.set_defaults(run=run_generate)
+    verify = actions.add_parser(
+        "verify",
+        help="check every table against its successors",
+        description="Re-derive every value of every table of 3 to N pieces that the directory\n"
+        "(or kradan's package) holds from the values after each move, and report the tables\n"
+        "where any differs (exit status 1).",
+    )
+    verify.add_argument(
+        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+    )
+    verify.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    verify.set_defaults(run=run_verify)
     probe = actions.add_parser(
         "probe",
         help="the result of a Makruk position with best play, within the count",
@@ -99,6 +113,28 @@ def run_generate(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - start:.1f} s"
     )
     return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from ..egtb import build_order
+    from ..egtb.generate import children_of, verify
+
+    tables = TableSet(Path(args.dir) if args.dir else default_directory())
+    checked = failed = 0
+    for material in build_order(args.pieces):
+        try:
+            values = tables.values(material)
+        except MissingTableError:
+            continue
+        start = time.perf_counter()
+        wrong = verify(material, values, children_of(material, tables.values))
+        seconds = time.perf_counter() - start
+        checked += 1
+        failed += bool(wrong)
+        verdict = "ok" if not wrong else f"{len(wrong)} values differ, first at index {wrong[0]}"
+        print(f"{material.key:8} {seconds:6.2f} s  {verdict}")
+    print(f"{checked} tables checked, {failed} with errors")
+    return 1 if failed else 0
 
 
 def run_probe(args: argparse.Namespace) -> int:

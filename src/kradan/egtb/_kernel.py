@@ -445,3 +445,74 @@ def solve(
         if val[index] == UNKNOWN and cnt[index] != _SKIP:
             val[index] = DRAW
     return val
+
+
+@njit(cache=True, nogil=True)
+def verify(
+    values: np.ndarray,
+    typ: np.ndarray,
+    col: np.ndarray,
+    children: np.ndarray,
+    offsets: np.ndarray,
+    sizes: np.ndarray,
+    flips: np.ndarray,
+    perms: np.ndarray,
+) -> np.ndarray:
+    """Re-derive every value from the values after each legal move (this table's for quiet
+    moves, the smaller tables' for captures) and return the indices where the stored value
+    differs: an impossible position must be ``ILLEGAL``; a legal one is the fastest win, the
+    slowest loss, or a draw, with no move: mate (0) or stalemate (``DRAW``)."""
+    n = typ.shape[0]
+    sq = np.empty(n, dtype=np.int64)
+    scratch = np.empty(n, dtype=np.int64)
+    out = np.empty(32, dtype=np.int64)
+    wrong = np.empty(16, dtype=np.int64)
+    n_wrong = 0
+    for index in range(values.size):
+        stm = decode(index, sq, n)
+        if not is_legal(stm, sq, typ, col, n):
+            expected = ILLEGAL
+        else:
+            fastest_win = 1000
+            slowest_loss = -1
+            draws = False
+            legal = 0
+            for i in range(n):
+                if col[i] != stm:
+                    continue
+                origin = sq[i]
+                for k in range(targets(i, sq, typ, col, n, False, out)):
+                    t = out[k]
+                    victim = _occupant(sq, n, t)
+                    sq[i] = t
+                    if victim >= 0:
+                        sq[victim] = -1
+                    if not attacked(sq[stm], 1 - stm, sq, typ, col, n):
+                        legal += 1
+                        if victim >= 0:
+                            v = child_value(
+                                stm, sq, n, victim, children, offsets, sizes, flips, perms, scratch
+                            )
+                        else:
+                            v = values[encode(1 - stm, sq, n)]
+                        if v >= DRAW:
+                            draws = True
+                        elif v % 2 == 0:
+                            fastest_win = min(fastest_win, v + 1)
+                        else:
+                            slowest_loss = max(slowest_loss, v + 1)
+                    sq[i] = origin
+                    if victim >= 0:
+                        sq[victim] = t
+            if legal == 0:
+                expected = 0 if attacked(sq[stm], 1 - stm, sq, typ, col, n) else DRAW
+            elif fastest_win < 1000:
+                expected = fastest_win
+            elif draws:
+                expected = DRAW
+            else:
+                expected = slowest_loss
+        if values[index] != expected:
+            wrong = _append(wrong, n_wrong, index)
+            n_wrong += 1
+    return wrong[:n_wrong]

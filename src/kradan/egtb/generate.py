@@ -36,20 +36,14 @@ def _arrays(material: Material) -> tuple[np.ndarray, np.ndarray]:
     return typ, col
 
 
-def solve(
-    material: Material,
-    children: Mapping[str, np.ndarray],
-    on_layer: Callable[[int], None] | None = None,
-) -> np.ndarray:
-    """The values of ``material``'s table; ``children`` maps the keys of the tables its
-    captures lead to onto their values. ``on_layer(layer)`` is called now and then while the
-    solver runs (from this thread).
+def _children(
+    material: Material, children: Mapping[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The capture tables in the kernel's form: their values end to end, and per captured slot
+    the offset and size of its table, whether it is colour-flipped, and its slot mapping.
 
     :raises MissingTableError: when a capture table is not in ``children``.
     """
-    from . import _kernel
-
-    typ, col = _arrays(material)
     n = material.pieces
     parts: list[np.ndarray] = []
     offsets = np.zeros(n, dtype=np.int64)
@@ -69,6 +63,24 @@ def solve(
         perms[slot, : len(perm)] = perm
         at += values.size
     joined = np.concatenate(parts) if parts else np.zeros(1, dtype=np.uint8)
+    return joined, offsets, sizes, flips, perms
+
+
+def solve(
+    material: Material,
+    children: Mapping[str, np.ndarray],
+    on_layer: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """The values of ``material``'s table; ``children`` maps the keys of the tables its
+    captures lead to onto their values. ``on_layer(layer)`` is called now and then while the
+    solver runs (from this thread).
+
+    :raises MissingTableError: when a capture table is not in ``children``.
+    """
+    from . import _kernel
+
+    typ, col = _arrays(material)
+    joined, offsets, sizes, flips, perms = _children(material, children)
     progress = np.zeros(1, dtype=np.int64)
     result: list[np.ndarray] = []
     failure: list[BaseException] = []
@@ -144,16 +156,36 @@ def generate(
     return built
 
 
-def generate_one(
-    material: Material, directory: Path, *, load: Callable[[Material], np.ndarray]
-) -> np.ndarray:
-    """Build ``material``'s table from its capture tables (read through ``load``, which may in
-    turn build them), write it to ``directory`` and return its values."""
+def verify(material: Material, values: np.ndarray, children: Mapping[str, np.ndarray]) -> list[int]:
+    """The indices whose value differs from the one its successors give (empty when the table
+    is sound): every position re-derived from its moves, independently of how it was built.
+
+    :raises MissingTableError: when a capture table is not in ``children``.
+    """
+    from . import _kernel
+
+    typ, col = _arrays(material)
+    arranged = _children(material, children)
+    return [int(i) for i in _kernel.verify(np.ascontiguousarray(values), typ, col, *arranged)]
+
+
+def children_of(
+    material: Material, load: Callable[[Material], np.ndarray]
+) -> dict[str, np.ndarray]:
+    """The values of the tables ``material``'s captures lead to, read through ``load``."""
     children: dict[str, np.ndarray] = {}
     for slot in range(2, material.pieces):
         child, _, _ = capture_child(material, slot)
         if child is not None and child.key not in children:
             children[child.key] = load(child)
-    values = solve(material, children)
+    return children
+
+
+def generate_one(
+    material: Material, directory: Path, *, load: Callable[[Material], np.ndarray]
+) -> np.ndarray:
+    """Build ``material``'s table from its capture tables (read through ``load``, which may in
+    turn build them), write it to ``directory`` and return its values."""
+    values = solve(material, children_of(material, load))
     write_table(directory / file_name(material), material, values)
     return values
