@@ -42,6 +42,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -470,9 +471,20 @@ class Store:
         ``fsync`` included. The async driver's thread cost more than that: each statement is
         a round trip to the thread and back that waits behind everything else the loop has
         to do, and the thread waits for the GIL after every step of SQLite. PostgreSQL's
-        driver is async by nature and goes through the async engine."""
+        driver is async by nature and goes through the async engine; there a batch of moves
+        alone is one statement (:data:`_POSTGRESQL_MOVES`), one round trip instead of four
+        (``BEGIN``, the moves, the games, ``COMMIT``), each of which waits its turn in a busy
+        event loop."""
         sync_engine = self._sqlite_file_engine()
-        if sync_engine is None:
+        if (
+            sync_engine is None
+            and self.engine.dialect.name == "postgresql"
+            and all(_only_a_move(write) for write in batch)
+        ):
+            async with self.engine.connect() as connection:
+                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+                await autocommit.execute(_POSTGRESQL_MOVES, _postgresql_move_values(batch))
+        elif sync_engine is None:
             async with self.engine.begin() as connection:
                 await connection.run_sync(_apply, batch)
         else:
@@ -491,6 +503,70 @@ class Store:
             self._sync_engine = create_engine(url.set(drivername="sqlite"))
             event.listen(self._sync_engine, "connect", _sqlite_pragmas)
         return self._sync_engine
+
+
+#: a batch of moves on PostgreSQL in one statement (atomic by itself, so run in autocommit): the
+#: moves go in through the CTE, and each game's row gets its ply and time, and its end if the
+#: move ended it (``NULL`` keeps what is there)
+_POSTGRESQL_MOVES = text(
+    """
+WITH new_moves AS (
+    INSERT INTO moves (game_id, ply, uci, white_ms, black_ms, created_at)
+    SELECT * FROM unnest(
+        CAST(:game_id AS integer[]), CAST(:ply AS integer[]), CAST(:uci AS varchar[]),
+        CAST(:white_ms AS integer[]), CAST(:black_ms AS integer[]),
+        CAST(:created_at AS timestamp[]))
+)
+UPDATE games SET
+    ply = new.ply,
+    updated_at = new.updated_at,
+    status = COALESCE(new.status, games.status),
+    result = COALESCE(new.result, games.result),
+    termination = COALESCE(new.termination, games.termination),
+    ended_at = COALESCE(new.ended_at, games.ended_at)
+FROM unnest(
+    CAST(:game AS integer[]), CAST(:new_ply AS integer[]), CAST(:updated_at AS timestamp[]),
+    CAST(:status AS varchar[]), CAST(:result AS varchar[]), CAST(:termination AS varchar[]),
+    CAST(:ended_at AS timestamp[])
+) AS new(id, ply, updated_at, status, result, termination, ended_at)
+WHERE games.id = new.id
+"""
+)
+
+#: the columns of a game's row that a move sets (``ply`` and ``updated_at``, and with its end
+#: ``status``, ``result``, ``termination`` and ``ended_at``)
+_MOVE_GAME_COLUMNS = ("ply", "updated_at", "status", "result", "termination", "ended_at")
+
+
+def _only_a_move(write: _Write) -> bool:
+    """Whether ``write`` is one move with its game's row and nothing else."""
+    return (
+        write.custom is None
+        and not write.events
+        and len(write.moves) == 1
+        and write.game is not None
+        and {"ply", "updated_at"} <= set(write.game[1]) <= set(_MOVE_GAME_COLUMNS)
+    )
+
+
+def _postgresql_move_values(batch: list[_Write]) -> dict[str, list[Any]]:
+    """The arrays :data:`_POSTGRESQL_MOVES` takes, one entry per write of ``batch``."""
+    arrays: dict[str, list[Any]] = {
+        name: [] for name in ("game_id", "ply", "uci", "white_ms", "black_ms", "created_at")
+    }
+    arrays.update({"game": [], "new_ply": []})
+    arrays.update({name: [] for name in _MOVE_GAME_COLUMNS[1:]})
+    for write in batch:
+        move = write.moves[0]
+        for name in ("game_id", "ply", "uci", "white_ms", "black_ms", "created_at"):
+            arrays[name].append(move[name])
+        assert write.game is not None
+        game_id, values = write.game
+        arrays["game"].append(game_id)
+        arrays["new_ply"].append(values["ply"])
+        for name in _MOVE_GAME_COLUMNS[1:]:
+            arrays[name].append(values.get(name))
+    return arrays
 
 
 def _apply(connection: Connection, batch: list[_Write]) -> None:
