@@ -243,3 +243,46 @@ def test_a_write_is_committed_when_it_returns(db: str) -> None:
             await other.dispose()
 
     assert run(work, db) == [1, 2, 3]
+
+
+def test_on_postgresql_a_batch_of_moves_is_one_statement_and_the_rest_go_the_general_way(
+    db: str,
+) -> None:
+    # the single-statement path is taken for moves with or without an end, and not for a write
+    # with events or a function of the connection; on both databases the rows are the same
+    executed: list[str] = []
+
+    async def work(store: Store) -> None:
+        from sqlalchemy import event
+
+        def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+            executed.append(" ".join(statement.split())[:40])
+
+        event.listen(store.engine.sync_engine, "before_cursor_execute", seen)
+        row = await store.create(new_row("FASTFASTFAST"))
+        other = await store.create(new_row("FASTFASTOVER"))
+        executed.clear()
+        await asyncio.gather(
+            store.add_move(row.id, a_move(row.id, 0, "e3e4"), None),
+            store.add_move(other.id, a_move(other.id, 0, "a3a4"), Ending("0-1", "resignation")),
+        )
+        fast = list(executed)
+        executed.clear()
+        await store.add_move(
+            row.id, a_move(row.id, 1, "e6e5"), None, [an_event(row.id, 0, "count_declare", 1)]
+        )
+        general = list(executed)
+        stored = await store.load(row.public_id)
+        ended = await store.load(other.public_id)
+        assert stored is not None and ended is not None
+        assert [move.uci for move in stored.moves] == ["e3e4", "e6e5"]
+        assert stored.row.ply == 2 and stored.row.status == "playing"
+        assert [move.uci for move in ended.moves] == ["a3a4"]
+        assert (ended.row.ply, ended.row.status, ended.row.result) == (1, "ended", "0-1")
+        assert ended.row.termination == "resignation" and ended.row.ended_at is not None
+        if store.engine.dialect.name == "postgresql":
+            # one batch, or two if the moves came apart: one statement each, nothing else
+            assert fast and set(fast) == {"WITH new_moves AS ( INSERT INTO moves (g"}
+            assert not any(text.startswith("WITH new_moves") for text in general)
+
+    run(work, db)
