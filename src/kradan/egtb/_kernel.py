@@ -28,12 +28,6 @@ MET = 4
 ROOK = 5
 KING = 6
 
-_KING_DF = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
-_KING_DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
-_KNIGHT_DF = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
-_KNIGHT_DR = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
-_DIAG_DF = np.array([-1, 1, -1, 1], dtype=np.int64)
-_DIAG_DR = np.array([-1, -1, 1, 1], dtype=np.int64)
 _ROOK_DF = np.array([1, -1, 0, 0], dtype=np.int64)
 _ROOK_DR = np.array([0, 0, 1, -1], dtype=np.int64)
 
@@ -175,6 +169,25 @@ def _rook_on_line(
     return False
 
 
+def _leap_lists() -> tuple[np.ndarray, np.ndarray]:
+    """``[kind, square, k]``: the squares a leaper reaches, ``counts[kind, square]`` of them;
+    kinds 0 king, 1 knight, 2 met, 3 White's khon, 4 Black's khon (a khon's un-moves are the
+    other colour's khon moves)."""
+    tables = [_KING_ATTACKS, _KNIGHT_ATTACKS, _MET_ATTACKS, _KHON_ATTACKS[0], _KHON_ATTACKS[1]]
+    lists = np.zeros((5, 64, 8), dtype=np.int64)
+    counts = np.zeros((5, 64), dtype=np.int64)
+    for kind, table in enumerate(tables):
+        for s in range(64):
+            for t in range(64):
+                if (int(table[s]) >> t) & 1:
+                    lists[kind, s, counts[kind, s]] = t
+                    counts[kind, s] += 1
+    return lists, counts
+
+
+_LEAPS, _LEAP_COUNTS = _leap_lists()
+
+
 @njit(cache=True)
 def targets(
     piece: int,
@@ -184,48 +197,54 @@ def targets(
     n: int,
     backwards: bool,
     out: np.ndarray,
+    victims: np.ndarray,
 ) -> int:
     """Squares the piece in slot ``piece`` can step to (empty or enemy, not the enemy king), or
     with ``backwards`` the empty squares it can have come from (a khon's straight step
-    reversed). Writes them to ``out``; returns how many."""
+    reversed). Writes them to ``out`` and the slot of the piece standing there (-1: none) to
+    ``victims``; returns how many."""
     s = sq[piece]
     kind, color = typ[piece], col[piece]
-    f0, r0 = s & 7, s >> 3
+    occ = occupancy(sq, n)
     count = 0
     if kind == ROOK:
+        f0, r0 = s & 7, s >> 3
         for d in range(4):
             f, r = f0 + _ROOK_DF[d], r0 + _ROOK_DR[d]
             while 0 <= f < 8 and 0 <= r < 8:
                 t = r * 8 + f
-                other = _occupant(sq, n, t)
-                if other >= 0:
+                if (occ >> np.uint64(t)) & np.uint64(1):
+                    other = _occupant(sq, n, t)
                     if not backwards and col[other] != color and typ[other] != KING:
                         out[count] = t
+                        victims[count] = other
                         count += 1
                     break
                 out[count] = t
+                victims[count] = -1
                 count += 1
                 f += _ROOK_DF[d]
                 r += _ROOK_DR[d]
         return count
-    steps = 8 if kind in (KING, KNIGHT) else 4
-    for d in range(steps + (1 if kind == KHON else 0)):
-        if kind == KING:
-            f, r = f0 + _KING_DF[d], r0 + _KING_DR[d]
-        elif kind == KNIGHT:
-            f, r = f0 + _KNIGHT_DF[d], r0 + _KNIGHT_DR[d]
-        elif d < 4:
-            f, r = f0 + _DIAG_DF[d], r0 + _DIAG_DR[d]
-        else:  # the khon's straight step: forward, or backward when un-moving
-            forward = 1 if color == 0 else -1
-            f, r = f0, r0 + (-forward if backwards else forward)
-        if not (0 <= f < 8 and 0 <= r < 8):
-            continue
-        t = r * 8 + f
-        other = _occupant(sq, n, t)
-        if other >= 0 and (backwards or col[other] == color or typ[other] == KING):
-            continue
+    if kind == KING:
+        leap = 0
+    elif kind == KNIGHT:
+        leap = 1
+    elif kind == MET:
+        leap = 2
+    else:
+        leap = 3 + (color if not backwards else 1 - color)
+    for k in range(_LEAP_COUNTS[leap, s]):
+        t = _LEAPS[leap, s, k]
+        other = -1
+        if (occ >> np.uint64(t)) & np.uint64(1):
+            if backwards:
+                continue
+            other = _occupant(sq, n, t)
+            if col[other] == color or typ[other] == KING:
+                continue
         out[count] = t
+        victims[count] = other
         count += 1
     return count
 
@@ -351,6 +370,7 @@ def solve(
     sq = np.empty(n, dtype=np.int64)
     scratch = np.empty(n, dtype=np.int64)
     out = np.empty(32, dtype=np.int64)
+    victims = np.empty(32, dtype=np.int64)
     for index in range(size):
         stm = decode(index, sq, n)
         if not is_legal(stm, sq, typ, col, n):
@@ -369,9 +389,9 @@ def solve(
                 continue
             origin = sq[i]
             check_needed = exposed or typ[i] == KING
-            for k in range(targets(i, sq, typ, col, n, False, out)):
+            for k in range(targets(i, sq, typ, col, n, False, out, victims)):
                 t = out[k]
-                victim = _occupant(sq, n, t)
+                victim = victims[k]
                 sq[i] = t
                 if victim >= 0:
                     sq[victim] = -1
@@ -427,7 +447,7 @@ def solve(
                 if col[i] != mover:
                     continue
                 origin = sq[i]
-                for t in range(targets(i, sq, typ, col, n, True, out)):
+                for t in range(targets(i, sq, typ, col, n, True, out, victims)):
                     sq[i] = out[t]
                     if not attacked(sq[stm], mover, sq, typ, col, n):
                         before = encode(mover, sq, n)
@@ -466,6 +486,7 @@ def verify(
     sq = np.empty(n, dtype=np.int64)
     scratch = np.empty(n, dtype=np.int64)
     out = np.empty(32, dtype=np.int64)
+    victims = np.empty(32, dtype=np.int64)
     wrong = np.empty(16, dtype=np.int64)
     n_wrong = 0
     for index in range(values.size):
@@ -481,9 +502,9 @@ def verify(
                 if col[i] != stm:
                     continue
                 origin = sq[i]
-                for k in range(targets(i, sq, typ, col, n, False, out)):
+                for k in range(targets(i, sq, typ, col, n, False, out, victims)):
                     t = out[k]
-                    victim = _occupant(sq, n, t)
+                    victim = victims[k]
                     sq[i] = t
                     if victim >= 0:
                         sq[victim] = -1
