@@ -2,7 +2,7 @@
 brute-force search, known results, the file format, symmetry, the count, and the command line.
 
 The 3-piece tables are generated afresh here (well under a second); one 4-piece table (KRvKN)
-is generated once for the module.
+and its conversion table are generated once for the module.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from kradan.egtb import (
     parse_key,
     probe,
 )
+from kradan.egtb.conversion import KIND, fresh_count_plies
 from kradan.egtb.generate import children_of, generate, verify
 from kradan.egtb.index import index_of, table_size
 from kradan.egtb.material import Material, canonical, capture_child
@@ -37,13 +38,14 @@ DRAW, ILLEGAL = 254, 255
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
-    """The 3-piece tables and KRvKN, generated into a fresh directory."""
+    """The 3-piece tables, KRvKN and its conversion table, generated into a fresh directory."""
     directory = tmp_path_factory.mktemp("egtb")
     base = Tablebase(directory)
     generate(3, directory, load=base.values)
     from kradan.egtb.generate import generate_one
 
     generate_one(parse_key("KRvKN"), directory, load=base.values)
+    generate_one(parse_key("KRvKN"), directory, load=base.values, kind=KIND)
     return Tablebase(directory)
 
 
@@ -175,6 +177,9 @@ def test_every_value_agrees_with_its_successors(tables: Tablebase) -> None:
     for material in [*all_materials(3), parse_key("KRvKN")]:
         values = tables.values(material)
         assert verify(material, values, children_of(material, tables.values)) == []
+    krkn = parse_key("KRvKN")
+    conversion = tables.values(krkn, KIND)
+    assert verify(krkn, conversion, children_of(krkn, tables.values), KIND) == []
     # and it notices a wrong value
     krk = tables.values(parse_key("KRvK")).copy()
     index = int(np.flatnonzero(krk == 11)[0])
@@ -390,15 +395,63 @@ def test_the_count_texts() -> None:
     assert probe(kradan.Board("8/8/8/4k3/8/8/8/S3K3 w - - 0 1")).count is None
 
 
-def test_board_honour_is_flagged_not_exact(tables: Tablebase) -> None:
-    board = kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - 128 0 1")
-    found = tables.probe(board)
-    assert found.table == "KRvKN" and found.wdl == 1 and found.count is not None
-    assert not found.count.exact and "not exact" in str(found)
-    assert found.count.moves_left == 65  # White counts too: its move at ply 128 may still mate
+def test_a_fresh_count_is_what_kradan_starts() -> None:
+    """The conversion tables' fresh count: after a capture that leaves a lone king, the
+    stronger side has 2L + 1 - 2N plies (RULES.md 2.6.2), read from kradan's own board."""
+    for letter, limit in (("R", 16), ("S", 44), ("N", 64), ("M", 64)):
+        board = kradan.Board(f"8/8/8/4k3/8/8/3n4/{letter}3K3 w - 128 10 1")
+        board.push_uci("e1d2")  # the king takes the knight: Black is a lone king
+        limit_plies, ply = board.counting_fields()
+        assert limit_plies == 2 * limit and ply == 6
+        expected = fresh_count_plies(Material(letter, ""))
+        assert limit_plies + 1 - ply == expected == 2 * limit + 1 - 6
+
+
+def _play_out(tables: Tablebase, fen: str) -> kradan.Outcome:
+    """Both sides play the probe's best move until kradan's own rules end the game."""
+    board = kradan.Board(fen)
+    while board.outcome() is None:
+        move = tables.probe(board).best_move
+        assert move is not None
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def test_board_honour_is_exact_with_the_conversion_table(tables: Tablebase) -> None:
+    # 5 moves left of board's honour: the fastest mate (15 moves) does not fit, but taking the
+    # knight within 3 plies starts pieces' honour, whose 13 moves the KRvK mate fits
+    fen = "8/8/8/4k3/8/8/3n4/R3K3 w - 128 120 1"
+    found = tables.probe(kradan.Board(fen))
+    assert found.table == "KRvKN" and found.dtm == 29 and found.result == 1
+    assert found.count is not None and found.count.exact and found.count.needed == 3
+    assert "a capture within 3 plies" in str(found)
+    outcome = _play_out(tables, fen)
+    assert outcome.termination is kradan.Termination.CHECKMATE and outcome.winner is True
+    # 65 moves left, the mate takes 16, yet it is a draw: White must take the knight, and
+    # every KRvK position that leaves takes longer than the new count's 13 moves
+    fen = "8/8/8/8/8/8/8/K1k1nR2 w - 128 0 1"
+    found = tables.probe(kradan.Board(fen))
+    assert found.wdl == 1 and found.dtm == 31 and found.result == 0
+    assert found.count is not None and found.count.exact and found.count.needed is None
+    assert "every win passes a capture" in str(found)
+    outcome = _play_out(tables, fen)
+    assert outcome.termination is kradan.Termination.COUNTING_LIMIT
     # no count running: board's honour starts after the first move
     fresh = tables.probe(kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - - 0 1"))
     assert fresh.count is not None and fresh.count.honour == "board's honour"
+    assert fresh.count.exact
+
+
+def test_board_honour_without_the_conversion_table_is_flagged(
+    tables: Tablebase, tmp_path: Path
+) -> None:
+    material = parse_key("KRvKN")
+    write_table(tmp_path / "KRvKN.ktb", material, tables.values(material))
+    found = Tablebase(tmp_path).probe(kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - 128 0 1"))
+    assert found.count is not None and not found.count.exact and "not exact" in str(found)
+    assert found.count.moves_left == 65  # White counts too: its move at ply 128 may still mate
 
 
 def test_declared_counting_without_a_count_leaves_the_result() -> None:

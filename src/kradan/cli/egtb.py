@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from ..board import Board
-from ..egtb import Material
 from ..egtb.tables import TableSet, default_directory
 from ..errors import MissingTableError
 from .progress import bar
@@ -93,10 +92,10 @@ def run_generate(args: argparse.Namespace) -> int:
     tables = TableSet(directory)
     shown = sys.stderr.isatty()
 
-    def report(done: int, total: int, material: Material, layer: int) -> None:
+    def report(done: int, total: int, label: str, layer: int) -> None:
         if shown:  # one line, redrawn: the tables done and the layer of the one in work
-            note = f"{material.key} layer {layer}" if layer >= 0 else f"{material.key} done"
-            print(f"\r{bar(done, total)} tables  {note:<20}", end="", file=sys.stderr, flush=True)
+            note = f"{label} layer {layer}" if layer >= 0 else f"{label} done"
+            print(f"\r{bar(done, total)} tables  {note:<32}", end="", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
     built = generate(
@@ -106,7 +105,7 @@ def run_generate(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     for table in built:
         how = "kept" if table.skipped else f"{table.seconds:6.2f} s"
-        print(f"{table.material.key:8} {how:>9}  {table.file_bytes / 2**20:7.2f} MiB")
+        print(f"{table.label:20} {how:>9}  {table.file_bytes / 2**20:7.2f} MiB")
     total = sum(t.file_bytes for t in built)
     print(
         f"{len(built)} tables in {directory}: {total / 2**20:.1f} MiB, "
@@ -116,23 +115,23 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from ..egtb import build_order
-    from ..egtb.generate import children_of, verify
+    from ..egtb.generate import children_of, jobs, verify
 
     tables = TableSet(Path(args.dir) if args.dir else default_directory())
     checked = failed = 0
-    for material in build_order(args.pieces):
+    for material, kind in jobs(args.pieces):
         try:
-            values = tables.values(material)
+            values = tables.values(material, kind)
         except MissingTableError:
             continue
         start = time.perf_counter()
-        wrong = verify(material, values, children_of(material, tables.values))
+        wrong = verify(material, values, children_of(material, tables.values), kind)
         seconds = time.perf_counter() - start
         checked += 1
         failed += bool(wrong)
         verdict = "ok" if not wrong else f"{len(wrong)} values differ, first at index {wrong[0]}"
-        print(f"{material.key:8} {seconds:6.2f} s  {verdict}")
+        label = f"{material.key}.{kind}" if kind else material.key
+        print(f"{label:20} {seconds:6.2f} s  {verdict}")
     print(f"{checked} tables checked, {failed} with errors")
     return 1 if failed else 0
 

@@ -270,10 +270,15 @@ def child_value(
     sizes: np.ndarray,
     flips: np.ndarray,
     perms: np.ndarray,
+    success: np.ndarray,
     scratch: np.ndarray,
 ) -> int:
     """The value (for the side to move after the capture, ``1 - stm``) of the position after a
-    capture of slot ``captured``, read from the smaller table ``children`` holds for it."""
+    capture of slot ``captured``, read from the smaller table ``children`` holds for it.
+
+    With ``success[captured] >= 0`` the table being built is a conversion table: a capture
+    that leaves a lone king lost within that many plies (the fresh count's) is scored as that
+    king mated at once (0), any other capture as a draw."""
     if sizes[captured] == 0:
         return DRAW  # bare kings
     m = n - 1
@@ -281,7 +286,11 @@ def child_value(
         s = sq[perms[captured, k]]
         scratch[k] = s ^ 56 if flips[captured] else s
     child_stm = stm if flips[captured] else 1 - stm
-    return children[offsets[captured] + encode(child_stm, scratch, m)]
+    v = children[offsets[captured] + encode(child_stm, scratch, m)]
+    limit = success[captured]
+    if limit < 0:
+        return v
+    return 0 if v < DRAW and v % 2 == 0 and v <= limit else DRAW
 
 
 @njit(cache=True)
@@ -352,6 +361,7 @@ def solve(
     sizes: np.ndarray,
     flips: np.ndarray,
     perms: np.ndarray,
+    success: np.ndarray,
     progress: np.ndarray,
 ) -> np.ndarray:
     """Solve one table by retrograde analysis; returns its values.
@@ -398,7 +408,7 @@ def solve(
                 ok = not (check_needed and attacked(sq[stm], 1 - stm, sq, typ, col, n))
                 if ok and victim >= 0:
                     v = child_value(
-                        stm, sq, n, victim, children, offsets, sizes, flips, perms, scratch
+                        stm, sq, n, victim, children, offsets, sizes, flips, perms, success, scratch
                     )
                     if v == DRAW:
                         no_loss = True
@@ -477,6 +487,7 @@ def verify(
     sizes: np.ndarray,
     flips: np.ndarray,
     perms: np.ndarray,
+    success: np.ndarray,
 ) -> np.ndarray:
     """Re-derive every value from the values after each legal move (this table's for quiet
     moves, the smaller tables' for captures) and return the indices where the stored value
@@ -512,7 +523,17 @@ def verify(
                         legal += 1
                         if victim >= 0:
                             v = child_value(
-                                stm, sq, n, victim, children, offsets, sizes, flips, perms, scratch
+                                stm,
+                                sq,
+                                n,
+                                victim,
+                                children,
+                                offsets,
+                                sizes,
+                                flips,
+                                perms,
+                                success,
+                                scratch,
                             )
                         else:
                             v = values[encode(1 - stm, sq, n)]

@@ -10,9 +10,10 @@ exactly when ``d <= D - p``, as long as nothing on the way restarts the count:
   2.6.2, "a lone king capturing a non-pawn piece changes nothing"), so the answer is exact.
 * With pieces on both sides (board's honour) a capture that leaves a lone king starts pieces'
   honour afresh, with new limits. The best line by distance to mate may be cut short by the new
-  count, and a slower line through an early capture may win where it does not. Phase 1 still
-  answers by ``d`` against the running count but marks the answer ``exact=False``
-  (docs/egtb.md describes the distance-to-conversion table that will make it exact).
+  count, and a slower line through an early capture may win where it does not. The conversion
+  table (:mod:`kradan.egtb.conversion`) gives the distance to the first mate or capture that
+  wins its new count; that distance against the running count is exact. Without that table the
+  answer falls back to ``d`` and is marked ``exact=False``.
 
 With no count running (automatic counting) one starts after the next move or the one after;
 the answer then looks one or two plies ahead over every move.
@@ -21,7 +22,7 @@ the answer then looks one or two plies ahead over every move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..board import Board
 from ..counting import BOARD_HONOUR, counting_state
@@ -42,6 +43,9 @@ class CountVerdict:
     exact: bool
     #: the count that applies, e.g. "pieces' honour" (the one that starts, if none runs yet)
     honour: str
+    #: plies the winner needs under the count: to mate, or with pieces on both sides to the
+    #: first mate or capture that wins the count it starts (``None``: it cannot force one)
+    needed: int | None = None
 
     def __str__(self) -> str:
         verb = "allows" if self.fits else "runs out first: it allows"
@@ -51,6 +55,9 @@ class CountVerdict:
 
 #: ``value(board) -> (wdl, dtm)`` for the side to move, from the tables
 ValueOf = Callable[[Board], tuple[int, int | None]]
+#: ``conversion(board) -> (wdl, plies)`` from the conversion table, ``None`` when the board
+#: needs none (a lone king) or its table is missing
+ConversionOf = Callable[[Board], tuple[int, int | None] | None]
 
 
 def _both_sides_have_pieces(board: Board) -> bool:
@@ -63,7 +70,9 @@ def _moves_for(plies: int, winner_to_move: bool) -> int:
     return (plies + 1) // 2 if winner_to_move else plies // 2
 
 
-def running(board: Board, dtm: int, winner_to_move: bool) -> CountVerdict | None:
+def running(
+    board: Board, dtm: int, winner_to_move: bool, conversion: ConversionOf | None = None
+) -> CountVerdict | None:
     """The verdict of a running count (``None`` when none runs)."""
     state = counting_state(board)
     if state is None:
@@ -76,26 +85,44 @@ def running(board: Board, dtm: int, winner_to_move: bool) -> CountVerdict | None
     winner = board.turn if winner_to_move else not board.turn
     counter_wins = declared and board_honour and state.counting_side == winner
     plies = max(draw - ply, 0)
+    needed: int | None = dtm
+    exact = not counter_wins
+    if _both_sides_have_pieces(board):
+        converted = conversion(board) if conversion is not None else None
+        if converted is None:
+            exact = False
+        else:
+            wdl, distance = converted
+            needed = distance if wdl == (1 if winner_to_move else -1) else None
     return CountVerdict(
         moves_left=_moves_for(plies, winner_to_move),
-        fits=dtm <= plies,
-        exact=not (_both_sides_have_pieces(board) or counter_wins),
+        fits=needed is not None and needed <= plies,
+        exact=exact,
         honour=state.honour,
+        needed=needed,
     )
 
 
-def verdict(board: Board, wdl: int, dtm: int | None, value_of: ValueOf) -> CountVerdict | None:
+def verdict(
+    board: Board,
+    wdl: int,
+    dtm: int | None,
+    value_of: ValueOf,
+    conversion: ConversionOf | None = None,
+) -> CountVerdict | None:
     """The count's verdict on a won or lost position (``None`` for a draw, or when no count runs
     and none starts by itself: declared counting before anyone declares)."""
     if wdl == 0 or dtm is None:
         return None
-    found = running(board, dtm, wdl > 0)
+    found = running(board, dtm, wdl > 0, conversion)
     if found is not None or board.variant.counting is CountingMode.DECLARED:
         return found
-    return _ahead(board, wdl, value_of, depth=2)
+    return _ahead(board, wdl, value_of, conversion, depth=2)
 
 
-def _ahead(board: Board, wdl: int, value_of: ValueOf, depth: int) -> CountVerdict | None:
+def _ahead(
+    board: Board, wdl: int, value_of: ValueOf, conversion: ConversionOf | None, depth: int
+) -> CountVerdict | None:
     """No count runs yet (automatic counting): the winner wins within the count when it has a
     winning move after which it does (winner to move), or when every move leads to such a
     position (loser to move). The moves left are the best line's, plus the winner's uncounted
@@ -110,28 +137,34 @@ def _ahead(board: Board, wdl: int, value_of: ValueOf, depth: int) -> CountVerdic
                 if not winner_to_move:
                     return None  # cannot happen: the table says every move loses
                 continue
-            child = running(board, child_dtm, not winner_to_move)
+            child = running(board, child_dtm, not winner_to_move, conversion)
             if child is None and depth > 1:
-                child = _ahead(board, child_wdl, value_of, depth - 1)
+                child = _ahead(board, child_wdl, value_of, conversion, depth - 1)
         finally:
             board.pop()
         if child is None:
             if not winner_to_move:
                 return None  # a line the look-ahead cannot see the count of
             continue
-        options.append((child_dtm, _plus(child, 1 if winner_to_move else 0)))
+        options.append((child.needed or child_dtm, _plus(child, 1 if winner_to_move else 0)))
     if not options:
         return None
     if winner_to_move:
         fitting = [option for option in options if option[1].fits]
         _, best = min(fitting or options, key=lambda option: option[0])
         exact = best.exact if fitting else all(v.exact for _, v in options)
-        return CountVerdict(best.moves_left, bool(fitting), exact, best.honour)
+        return _with(best, fits=bool(fitting), exact=exact, plies=1)
     _, worst = max(options, key=lambda option: option[0])
     fits = all(v.fits for _, v in options)
     exact = all(v.exact for _, v in options)
-    return CountVerdict(worst.moves_left, fits, exact, worst.honour)
+    return _with(worst, fits=fits, exact=exact, plies=1)
 
 
 def _plus(verdict: CountVerdict, moves: int) -> CountVerdict:
-    return CountVerdict(verdict.moves_left + moves, verdict.fits, verdict.exact, verdict.honour)
+    return replace(verdict, moves_left=verdict.moves_left + moves)
+
+
+def _with(verdict: CountVerdict, *, fits: bool, exact: bool, plies: int) -> CountVerdict:
+    """``verdict`` one ply earlier, with the look-ahead's ``fits`` and ``exact``."""
+    needed = None if verdict.needed is None else verdict.needed + plies
+    return replace(verdict, fits=fits, exact=exact, needed=needed)

@@ -15,15 +15,17 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MissingTableError, TablebaseError
+from .conversion import KIND, success_limits, two_sided
 from .material import LETTER_TO_TYPE, Material, build_order, capture_child
-from .storage import file_name, write_table
+from .storage import SUFFIX, file_name, read_table, write_table
 
 
 @dataclass(frozen=True)
 class Built:
     """One table written by :func:`generate`."""
 
-    material: Material
+    #: ``KRvKN``, or ``KRvKN.makruk-count`` for a conversion table
+    label: str
     seconds: float
     file_bytes: int
     skipped: bool = False
@@ -70,24 +72,26 @@ def solve(
     material: Material,
     children: Mapping[str, np.ndarray],
     on_layer: Callable[[int], None] | None = None,
+    kind: str = "",
 ) -> np.ndarray:
     """The values of ``material``'s table; ``children`` maps the keys of the tables its
     captures lead to onto their values. ``on_layer(layer)`` is called now and then while the
-    solver runs (from this thread).
+    solver runs (from this thread). ``kind`` ``"makruk-count"`` builds its conversion table
+    instead (:mod:`kradan.egtb.conversion`).
 
     :raises MissingTableError: when a capture table is not in ``children``.
     """
     from . import _kernel
 
     typ, col = _arrays(material)
-    joined, offsets, sizes, flips, perms = _children(material, children)
+    arranged = (*_children(material, children), _success(material, kind))
     progress = np.zeros(1, dtype=np.int64)
     result: list[np.ndarray] = []
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            result.append(_kernel.solve(typ, col, joined, offsets, sizes, flips, perms, progress))
+            result.append(_kernel.solve(typ, col, *arranged, progress))
         except BaseException as error:  # handed to the caller's thread
             failure.append(error)
 
@@ -102,70 +106,88 @@ def solve(
     return result[0]
 
 
+def jobs(pieces: int) -> list[tuple[Material, str]]:
+    """Every table of 3 to ``pieces`` pieces in build order, each two-sided one of up to 4
+    pieces followed by its conversion table."""
+    found: list[tuple[Material, str]] = []
+    for material in build_order(pieces):
+        found.append((material, ""))
+        if two_sided(material) and material.pieces <= 4:
+            found.append((material, KIND))
+    return found
+
+
 def generate(
     pieces: int,
     directory: Path,
     *,
     load: Callable[[Material], np.ndarray],
     force: bool = False,
-    on_progress: Callable[[int, int, Material, int], None] | None = None,
+    on_progress: Callable[[int, int, str, int], None] | None = None,
 ) -> list[Built]:
-    """Write every table of 3 to ``pieces`` pieces into ``directory``, smaller ones first.
+    """Write every table of 3 to ``pieces`` pieces (and the conversion tables, see
+    :func:`jobs`) into ``directory``, smaller ones first.
 
-    A table already readable through ``load`` (which checks its checksum) is kept unless
-    ``force``. ``on_progress(done, total, material, layer)`` reports progress.
+    A table already readable (the checksum checked) is kept unless ``force``.
+    ``on_progress(done, total, label, layer)`` reports progress.
     """
-    order = build_order(pieces)
+    order = jobs(pieces)
     made: dict[str, np.ndarray] = {}
     built: list[Built] = []
 
-    def children_of(material: Material) -> dict[str, np.ndarray]:
-        needed: dict[str, np.ndarray] = {}
-        for slot in range(2, material.pieces):
-            child, _, _ = capture_child(material, slot)
-            if child is not None and child.key not in needed:
-                needed[child.key] = made[child.key] if child.key in made else load(child)
-        return needed
+    def known(material: Material) -> np.ndarray:
+        return made[material.key] if material.key in made else load(material)
 
-    for done, material in enumerate(order):
-        path = directory / file_name(material)
+    for done, (material, kind) in enumerate(order):
+        path = directory / file_name(material, kind)
+        label = path.name.removesuffix(SUFFIX)
         if not force and path.exists():
             try:
-                if material.pieces < pieces:
-                    made[material.key] = load(material)
-                else:
-                    load(material)  # checks it
-                built.append(Built(material, 0.0, path.stat().st_size, skipped=True))
+                values = read_table(path, material, kind)
+                if material.pieces < pieces and not kind:
+                    made[material.key] = values
+                built.append(Built(label, 0.0, path.stat().st_size, skipped=True))
                 continue
             except TablebaseError:
-                pass  # missing or damaged: made again
+                pass  # damaged: made again
         start = time.perf_counter()
 
-        def report(layer: int, done: int = done, material: Material = material) -> None:
+        def report(layer: int, done: int = done, label: str = label) -> None:
             if on_progress is not None:
-                on_progress(done, len(order), material, layer)
+                on_progress(done, len(order), label, layer)
 
-        values = solve(material, children_of(material), report)
+        values = solve(material, children_of(material, known), report, kind)
         seconds = time.perf_counter() - start
-        size = write_table(path, material, values)
-        if material.pieces < pieces:  # only smaller tables are read again, as capture tables
+        size = write_table(path, material, values, kind=kind)
+        if material.pieces < pieces and not kind:  # read again as capture tables
             made[material.key] = values
-        built.append(Built(material, seconds, size))
+        built.append(Built(label, seconds, size))
         if on_progress is not None:
-            on_progress(done + 1, len(order), material, -1)
+            on_progress(done + 1, len(order), label, -1)
     return built
 
 
-def verify(material: Material, values: np.ndarray, children: Mapping[str, np.ndarray]) -> list[int]:
+def _success(material: Material, kind: str) -> np.ndarray:
+    if not kind:
+        return np.full(material.pieces, -1, dtype=np.int64)
+    if kind != KIND:
+        raise ValueError(f"unknown kind of table {kind!r}")
+    return success_limits(material)
+
+
+def verify(
+    material: Material, values: np.ndarray, children: Mapping[str, np.ndarray], kind: str = ""
+) -> list[int]:
     """The indices whose value differs from the one its successors give (empty when the table
     is sound): every position re-derived from its moves, independently of how it was built.
+    ``kind`` as for :func:`solve`.
 
     :raises MissingTableError: when a capture table is not in ``children``.
     """
     from . import _kernel
 
     typ, col = _arrays(material)
-    arranged = _children(material, children)
+    arranged = (*_children(material, children), _success(material, kind))
     return [int(i) for i in _kernel.verify(np.ascontiguousarray(values), typ, col, *arranged)]
 
 
@@ -182,10 +204,14 @@ def children_of(
 
 
 def generate_one(
-    material: Material, directory: Path, *, load: Callable[[Material], np.ndarray]
+    material: Material,
+    directory: Path,
+    *,
+    load: Callable[[Material], np.ndarray],
+    kind: str = "",
 ) -> np.ndarray:
-    """Build ``material``'s table from its capture tables (read through ``load``, which may in
-    turn build them), write it to ``directory`` and return its values."""
-    values = solve(material, children_of(material, load))
-    write_table(directory / file_name(material), material, values)
+    """Build ``material``'s table (of ``kind``) from its capture tables (read through ``load``,
+    which may in turn build them), write it to ``directory`` and return its values."""
+    values = solve(material, children_of(material, load), kind=kind)
+    write_table(directory / file_name(material, kind), material, values, kind=kind)
     return values

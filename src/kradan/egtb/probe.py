@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..board import Board
-from ..errors import TablebaseError
+from ..errors import MissingTableError, TablebaseError
 from ..move import Move
-from .count import CountVerdict, verdict
+from .conversion import KIND, two_sided
+from .count import CountVerdict, running, verdict
 from .position import locate
 from .tables import TableSet
 
@@ -53,12 +54,19 @@ class ProbeResult:
             text = f"checkmated ({self.table})"
         if self.count is None:
             return ("win: " if self.wdl > 0 else "loss: ") + text
-        allows = f"the count allows {self.count.moves_left}"
-        exact = "" if self.count.exact else "; not exact: a capture may restart the count"
-        if self.count.fits:
+        count = self.count
+        allows = f"the count allows {count.moves_left}"
+        exact = "" if count.exact else "; not exact: a capture may restart the count"
+        if count.fits:
             head = "win: " if self.wdl > 0 else "loss: "
-            return f"{head}{text}, {allows} ({self.count.honour}{exact})"
-        return f"draw: the count runs out first ({text}, {allows}; {self.count.honour}{exact})"
+            how = ""
+            if count.needed is not None and count.needed != self.dtm:
+                how = f"; a capture within {count.needed} plies starts a count the mate fits"
+            return f"{head}{text}, {allows} ({count.honour}{exact}){how}"
+        why = ""
+        if count.needed is None:
+            why = ": every win passes a capture whose new count runs out first"
+        return f"draw: the count runs out first ({text}, {allows}; {count.honour}{exact}){why}"
 
 
 class Tablebase(TableSet):
@@ -82,6 +90,25 @@ class Tablebase(TableSet):
             return 0, None
         return (1 if value % 2 else -1), value
 
+    def conversion(self, board: Board) -> tuple[int, int | None] | None:
+        """``(wdl, plies)`` from the conversion table (:mod:`kradan.egtb.conversion`): who can
+        force a mate or a capture that wins the count it starts, and in how many plies;
+        ``None`` for a lone king, or when the conversion table is not there.
+
+        :raises CorruptTableError: when its file is damaged.
+        """
+        located = locate(board)
+        material = located.material
+        if material is None or not two_sided(material) or material.pieces > 4:
+            return None
+        try:
+            value = int(self.values(material, KIND)[located.index])
+        except MissingTableError:
+            return None
+        if value >= DRAW:
+            return 0, None
+        return (1 if value % 2 else -1), value
+
     def probe(self, board: Board) -> ProbeResult:
         """The result of ``board``'s position with best play, its best move and the count's
         verdict (see :class:`ProbeResult`). ``board`` is not changed.
@@ -90,10 +117,13 @@ class Tablebase(TableSet):
         """
         wdl, dtm = self.value(board)
         work = board.copy(stack=False)
-        best = self._best_move(work, wdl, dtm)
+        best = self._count_move(work, wdl) if wdl else None
+        if best is None:
+            best = self._best_move(work, wdl, dtm)
         located = locate(board)
         table = located.material.key if located.material is not None else "KvK"
-        return ProbeResult(table, wdl, dtm, best, verdict(work, wdl, dtm, self.value))
+        found = verdict(work, wdl, dtm, self.value, self.conversion)
+        return ProbeResult(table, wdl, dtm, best, found)
 
     def _best_move(self, board: Board, wdl: int, dtm: int | None) -> Move | None:
         """The move that keeps the value: the fastest mate, the slowest loss, or a drawing move."""
@@ -111,6 +141,42 @@ class Tablebase(TableSet):
             if best is None or key > best_key:
                 best, best_key = move, key
         return best
+
+    def _count_move(self, board: Board, wdl: int) -> Move | None:
+        """With pieces on both sides and a count running: the move that reaches the first mate
+        or winning capture soonest (winner), or latest (loser), by the conversion table;
+        ``None`` when that does not apply."""
+        if board.counting_state() is None or self.conversion(board) is None:
+            return None
+        best: Move | None = None
+        best_key = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            try:
+                plies = self._success_after(board)
+            finally:
+                board.pop()
+            if wdl > 0 and (plies is None or plies < 0):
+                continue
+            # the winner wants the fewest plies to its success; the loser none for its
+            # opponent (a draw), else the most
+            key = 1000 if plies is None else -plies
+            if best is None or key > best_key:
+                best, best_key = move, key
+        return best
+
+    def _success_after(self, board: Board) -> int | None:
+        """After a move: plies to the mover's first success (positive), or to its opponent's
+        (negative), ``None`` when neither can force one."""
+        converted = self.conversion(board)
+        if converted is not None:
+            wdl, plies = converted
+            return None if plies is None else (plies + 1 if wdl < 0 else -(plies + 1))
+        wdl, dtm = self.value(board)  # a capture left a lone king: the fresh count decides
+        if wdl >= 0 or dtm is None:
+            return None
+        fresh = running(board, dtm, winner_to_move=False)
+        return 1 if fresh is None or fresh.fits else None
 
 
 _default: dict[Path, Tablebase] = {}

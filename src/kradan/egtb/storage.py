@@ -30,19 +30,27 @@ _FIXED = struct.Struct("<8sHB")
 _AFTER_KEY = struct.Struct("<BQ32s")
 
 
-def file_name(material: Material) -> str:
-    """``KRvKN.ktb``."""
-    return material.key + SUFFIX
+def file_name(material: Material, kind: str = "") -> str:
+    """``KRvKN.ktb``, or with a ``kind`` such as ``"makruk-count"`` (a conversion table)
+    ``KRvKN.makruk-count.ktb``."""
+    return _label(material, kind).replace("/", ".") + SUFFIX
 
 
-def write_table(path: Path, material: Material, values: np.ndarray, level: int = 6) -> int:
+def _label(material: Material, kind: str) -> str:
+    """The key written in the header: ``KRvKN`` or ``KRvKN/makruk-count``."""
+    return f"{material.key}/{kind}" if kind else material.key
+
+
+def write_table(
+    path: Path, material: Material, values: np.ndarray, level: int = 6, kind: str = ""
+) -> int:
     """Write ``values`` (uint8, one per position) for ``material`` to ``path`` atomically (a
     temporary file renamed into place, so a reader never sees half a table); returns the file's
     size in bytes."""
     data = np.ascontiguousarray(values, dtype=np.uint8).tobytes()
     if len(data) != table_size(material.pieces):
         raise ValueError(f"{material.key}: {len(data)} values, expected a different size")
-    key = material.key.encode("ascii")
+    key = _label(material, kind).encode("ascii")
     header = _FIXED.pack(MAGIC, FORMAT_VERSION, len(key)) + key
     header += _AFTER_KEY.pack(material.pieces, len(data), hashlib.sha256(data).digest())
     blob = header + zlib.compress(data, level)
@@ -53,7 +61,7 @@ def write_table(path: Path, material: Material, values: np.ndarray, level: int =
     return len(blob)
 
 
-def read_table(path: Path, material: Material) -> np.ndarray:
+def read_table(path: Path, material: Material, kind: str = "") -> np.ndarray:
     """The values stored in ``path``, checked against the header and its checksum.
 
     :raises MissingTableError: when there is no such file.
@@ -64,14 +72,15 @@ def read_table(path: Path, material: Material) -> np.ndarray:
         blob = path.read_bytes()
     except FileNotFoundError:
         raise MissingTableError(
-            f"no endgame table {material.key} at {str(path)!r}; make it with 'kradan egtb generate'"
+            f"no endgame table {_label(material, kind)} at {str(path)!r}; make it with "
+            "'kradan egtb generate'"
         ) from None
     except OSError as error:
         raise CorruptTableError(f"cannot read {str(path)!r}: {error.strerror}") from error
-    return parse_table(blob, material, str(path))
+    return parse_table(blob, material, str(path), kind)
 
 
-def parse_table(blob: bytes, material: Material, where: str) -> np.ndarray:
+def parse_table(blob: bytes, material: Material, where: str, kind: str = "") -> np.ndarray:
     """The values in the file contents ``blob`` (see :func:`read_table`)."""
 
     def corrupt(why: str) -> CorruptTableError:
@@ -89,8 +98,8 @@ def parse_table(blob: bytes, material: Material, where: str) -> np.ndarray:
     if len(blob) < start + _AFTER_KEY.size:
         raise corrupt("header cut short")
     key = blob[_FIXED.size : start].decode("ascii", "replace")
-    if key != material.key:
-        raise corrupt(f"it holds {key!r}, not {material.key!r}")
+    if key != _label(material, kind):
+        raise corrupt(f"it holds {key!r}, not {_label(material, kind)!r}")
     pieces, entries, digest = _AFTER_KEY.unpack_from(blob, start)
     if pieces != material.pieces or entries != table_size(material.pieces):
         raise corrupt(f"{entries} entries for {pieces} pieces")

@@ -47,38 +47,41 @@ class TableSet:
         self.generate_missing = generate_missing
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
-    def path(self, material: Material) -> Path:
-        """Where this set reads (or would write) ``material``'s table."""
-        return self.directory / file_name(material)
+    def path(self, material: Material, kind: str = "") -> Path:
+        """Where this set reads (or would write) ``material``'s table (of ``kind``: ``""``, or
+        ``"makruk-count"`` for a conversion table)."""
+        return self.directory / file_name(material, kind)
 
-    def values(self, material: Material) -> np.ndarray:
-        """The values of ``material``'s table.
+    def values(self, material: Material, kind: str = "") -> np.ndarray:
+        """The values of ``material``'s table (of ``kind``, see :meth:`path`).
 
         :raises MissingTableError: when no file holds it (and ``generate_missing`` is off).
         :raises CorruptTableError: when its file is damaged.
         """
-        cached = self._cache.get(material.key)
+        label = file_name(material, kind)
+        cached = self._cache.get(label)
         if cached is not None:
-            self._cache.move_to_end(material.key)
+            self._cache.move_to_end(label)
             return cached
-        values = self._load(material)
-        self._cache[material.key] = values
+        values = self._load(material, kind)
+        self._cache[label] = values
         while len(self._cache) > CACHE_TABLES:
             self._cache.popitem(last=False)
         return values
 
-    def _load(self, material: Material) -> np.ndarray:
-        path = self.path(material)
+    def _load(self, material: Material, kind: str) -> np.ndarray:
+        path = self.path(material, kind)
         if path.exists():
-            return read_table(path, material)
-        packaged = PACKAGED / file_name(material)
+            return read_table(path, material, kind)
+        packaged = PACKAGED / file_name(material, kind)
         if packaged.exists():
-            return read_table(packaged, material)
+            return read_table(packaged, material, kind)
         if not self.generate_missing:
+            name = path.name.removesuffix(".ktb")
             raise MissingTableError(
-                f"no endgame table {material.key} in {str(self.directory)!r}; make it with "
+                f"no endgame table {name} in {str(self.directory)!r}; make it with "
                 f"'kradan egtb generate --pieces {material.pieces} --dir {self.directory}'"
             )
         from .generate import generate_one
 
-        return generate_one(material, self.directory, load=self.values)
+        return generate_one(material, self.directory, load=self.values, kind=kind)
