@@ -14,7 +14,7 @@ from ..errors import MissingTableError
 from .progress import bar
 
 EXAMPLES = """examples:
-  kradan egtb generate                      the 3- and 4-piece tables (a few minutes, 45 MiB)
+  kradan egtb generate                      the 4-piece tables and their conversion tables (62 MiB)
   kradan egtb generate --pieces 3 --dir tables
   kradan egtb verify                        every value against the values after each move
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
