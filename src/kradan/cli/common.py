@@ -70,16 +70,18 @@ def read_game_number(path: str, number: int, variant: str) -> Game:
     """The ``number``-th game (from 1) of the PGN file at ``path``; ``variant`` is the game of
     games without ``[Variant]``.
 
-    :raises UsageError: for a number below 1; InputFileError for a file that cannot be read;
-        PgnError when the file has fewer games.
+    :raises UsageError: for a number below 1; InputFileError for a file that cannot be read
+        or is not text; PgnError when the file has fewer games.
     """
     from .. import pgn
     from ..errors import InputFileError, PgnError, UsageError
 
     if number < 1:
         raise UsageError(f"--game {number}: games are numbered from 1")
+    from .progress import open_text
+
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        with open_text(path) as handle:
             for _ in range(number - 1):
                 if not pgn.skip_game(handle):
                     break

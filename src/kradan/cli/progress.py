@@ -56,18 +56,42 @@ class TrackedReader:
         self.progress.close()
 
 
-def open_input(path: str, unit: str) -> tuple[TextIO, TrackedReader]:
-    """The text file at ``path`` (``-``: standard input) and a reader of it that shows progress.
-    Bytes that are not UTF-8 read as U+FFFD, so that one damaged game does not stop a file.
+#: how much of a file's start is looked at to tell text from something else
+TEXT_START = 4096
 
-    :raises InputFileError: when the file cannot be opened.
+
+def open_text(path: str) -> TextIO:
+    """The file at ``path`` as text. A file whose start (``TEXT_START`` bytes) is mostly bytes
+    that are not UTF-8 (over a quarter of its characters) is not a text file and is refused at
+    once. Otherwise bytes that are not UTF-8 read as U+FFFD, so that one damaged game does not
+    stop a file (the PGN reader reports them with their game).
+
+    :raises InputFileError: when the file cannot be read, or is not text.
     """
     try:
-        if path == "-":
-            handle: TextIO = sys.stdin
-        else:
-            handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
+        with open(path, "rb") as raw:
+            start = raw.read(TEXT_START)
+        handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
     except OSError as error:
         raise InputFileError(f"cannot read {path!r}: {error.strerror}") from error
+    text = start.decode("utf-8", "replace")
+    if text and text.count("\ufffd") * 4 > len(text):
+        handle.close()
+        where = ""
+        try:
+            start.decode("utf-8")
+        except UnicodeDecodeError as error:
+            where = f" ({error.reason} at byte {error.start})"
+        raise InputFileError(f"{path!r} is not UTF-8 text{where}")
+    return handle
+
+
+def open_input(path: str, unit: str) -> tuple[TextIO, TrackedReader]:
+    """The text file at ``path`` (``-``: standard input) and a reader of it that shows progress
+    (see :func:`open_text`).
+
+    :raises InputFileError: when the file cannot be opened or does not begin as UTF-8 text.
+    """
+    handle: TextIO = sys.stdin if path == "-" else open_text(path)
     size = os.fstat(handle.fileno()).st_size if handle is not sys.stdin else 0
     return handle, TrackedReader(handle, size, unit)
