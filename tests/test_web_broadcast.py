@@ -4,12 +4,22 @@ that stops reading cannot hold up the others for longer than the limit."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the web stack (kradan[web]) is not installed")
 
 from kradan.web.rooms import send_to_all
+
+
+def run(work: Coroutine[Any, Any, None]) -> None:
+    """``work`` in an event loop of its own thread (Playwright's sync API, used by the browser
+    tests in this process, may hold a running loop in this one)."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, work).result()
 
 
 class Socket:
@@ -33,7 +43,7 @@ class Socket:
 def test_every_subscriber_gets_the_message() -> None:
     sockets = {Socket("a"), Socket("b"), Socket("c")}
     subscribers = set(sockets)
-    asyncio.run(send_to_all(subscribers, "hello"))
+    run(send_to_all(subscribers, "hello"))
     assert all(socket.received == ["hello"] for socket in sockets)
     assert subscribers == sockets
 
@@ -42,7 +52,7 @@ def test_a_failing_subscriber_is_dropped_and_the_rest_still_get_it() -> None:
     good = [Socket(f"good {n}") for n in range(4)]
     broken = Socket("broken", broken=True)
     subscribers = {*good, broken}
-    asyncio.run(send_to_all(subscribers, "move"))
+    run(send_to_all(subscribers, "move"))
     assert subscribers == set(good)
     assert all(socket.received == ["move"] for socket in good)
 
@@ -57,7 +67,7 @@ def test_a_stuck_subscriber_is_dropped_after_the_limit_and_the_rest_still_get_it
         async with asyncio.timeout(10):
             await send_to_all(subscribers, "move", limit=0.05)
 
-    asyncio.run(send())
+    run(send())
     assert subscribers == set(good)
     assert all(socket.received == ["move"] for socket in good)
     assert stuck.received == []
