@@ -101,6 +101,7 @@ class WebApp:
         text = body.decode("utf-8", "replace")
         headers = {"Authorization": f"Bearer {token}", "content-type": "application/json"}
         client = self.client
+        client.cookies.clear()  # each input stands alone (and the jar's lookups grow with it)
         if kind == "socket":
             self._socket(game_id, text)
             return
