@@ -119,7 +119,7 @@ def jobs(pieces: int) -> list[tuple[Material, str]]:
 
 def generate(
     pieces: int,
-    directory: Path,
+    directory: Path | str,
     *,
     load: Callable[[Material], np.ndarray],
     force: bool = False,
@@ -131,6 +131,7 @@ def generate(
     A table already readable (the checksum checked) is kept unless ``force``.
     ``on_progress(done, total, label, layer)`` reports progress.
     """
+    directory = Path(directory)
     order = jobs(pieces)
     made: dict[str, np.ndarray] = {}
     built: list[Built] = []
@@ -205,7 +206,7 @@ def children_of(
 
 def generate_one(
     material: Material,
-    directory: Path,
+    directory: Path | str,
     *,
     load: Callable[[Material], np.ndarray],
     kind: str = "",
@@ -213,5 +214,5 @@ def generate_one(
     """Build ``material``'s table (of ``kind``) from its capture tables (read through ``load``,
     which may in turn build them), write it to ``directory`` and return its values."""
     values = solve(material, children_of(material, load), kind=kind)
-    write_table(directory / file_name(material, kind), material, values, kind=kind)
+    write_table(Path(directory) / file_name(material, kind), material, values, kind=kind)
     return values

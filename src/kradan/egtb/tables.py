@@ -63,13 +63,15 @@ class TableSet:
         if cached is not None:
             self._cache.move_to_end(label)
             return cached
-        values = self._load(material, kind)
+        values = self.load(material, kind)
         self._cache[label] = values
         while len(self._cache) > CACHE_TABLES:
             self._cache.popitem(last=False)
         return values
 
-    def _load(self, material: Material, kind: str) -> np.ndarray:
+    def load(self, material: Material, kind: str = "") -> np.ndarray:
+        """Read ``material``'s table (of ``kind``) from its file, past the cache (see
+        :meth:`values` for the errors)."""
         path = self.path(material, kind)
         if path.exists():
             return read_table(path, material, kind)

@@ -10,6 +10,10 @@ driver with the compiled kernel of :mod:`kradan.engine.kernels.search`.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 
 from ..board import Board
@@ -17,11 +21,16 @@ from ..move import Move
 from ..variants import CountingMode, StalemateRule
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import search as S
-from .types import MATE, Limit, SearchInfo
+from .tablebase import EngineTables, table_line
+from .types import MATE, Limit, Score, SearchInfo
 
 assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
 _NOTHING = np.zeros(0, dtype=np.int32)
+_NO_SLAB = np.zeros(0, dtype=np.uint8)
+_NO_SLOTS = np.zeros(0, dtype=np.int64)
+#: moves of the tables' line shown as the principal variation
+TABLE_LINE = 10
 _STALEMATE_SCORE = {
     StalemateRule.DRAW: 0,
     StalemateRule.STALEMATER_LOSES: 1,
@@ -53,6 +62,11 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), dtype=np.int32)
         self._pv_length = np.zeros(S.MAX_PLY + 1, dtype=np.int64)
         self._bbs = self._info = _NOTHING
+        #: the endgame tables the search probes (``None``: none)
+        self.egtb: EngineTables | None = None
+        #: the least depth left at which the search probes them
+        self.egtb_depth = 1
+        self._slab, self._slots = _NO_SLAB, _NO_SLOTS
 
     def clear(self) -> None:
         self._history[:] = 0
@@ -63,6 +77,12 @@ class ChessAdapter(GameAdapter[Board, Move]):
         variant = board.variant
         tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
+        most = self.egtb.prepare(board) if self.egtb is not None else 0
+        tables.ctx[S.C_EGTB_PIECES] = most
+        tables.ctx[S.C_EGTB_DEPTH] = self.egtb_depth
+        self._slab, self._slots = _NO_SLAB, _NO_SLOTS
+        if most and self.egtb is not None:
+            self._slab, self._slots = self.egtb.slab, self.egtb.slots
         if not multipv:
             self._history //= 8
 
@@ -76,6 +96,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
             S.search_root(
                 self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
                 tables.tt_data, self._killers, self._history, self._pv, self._pv_length, excluded,
+                self._slab, self._slots,
             )
         )  # fmt: skip
 
@@ -103,10 +124,56 @@ class ChessAdapter(GameAdapter[Board, Move]):
 
 
 class Searcher(IterativeDeepening[Board, Move]):
-    """A chess-family search instance with its transposition table (``hash_mb`` megabytes)."""
+    """A chess-family search instance with its transposition table (``hash_mb`` megabytes) and
+    the endgame tables of the user's data directory (:meth:`use_tables`)."""
+
+    adapter: ChessAdapter
 
     def __init__(self, hash_mb: int = 16) -> None:
         super().__init__(ChessAdapter(), hash_mb)
+        self.use_tables(None)
+
+    def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
+        """Probe the endgame tables of ``directory`` (``None`` or ``True``: the default one,
+        :func:`kradan.egtb.default_directory`, with the 3-piece tables kradan ships; ``False``:
+        no tables) at the root, and in the search where at least ``probe_depth`` plies are left.
+        """
+        if directory is False:
+            self.adapter.egtb = None
+        else:
+            path = None if directory is None or directory is True else Path(directory)
+            self.adapter.egtb = EngineTables(path)
+        self.adapter.egtb_depth = max(1, probe_depth)
+
+    @property
+    def endgame_tables(self) -> EngineTables | None:
+        """The endgame tables in use (``None``: none)."""
+        return self.adapter.egtb
+
+    def search(
+        self, board: Board, limit: Limit | None = None, *, armed: bool = False
+    ) -> Iterator[SearchInfo[Move]]:
+        """As :meth:`IterativeDeepening.search`, but a position the endgame tables call won or
+        lost is answered from them at once: the fastest mate the count allows, or the longest
+        resistance (one report, the tables' line as its principal variation)."""
+        known = self._from_tables(board)
+        if known is not None:
+            yield known
+            return
+        yield from super().search(board, limit, armed=armed)
+
+    def _from_tables(self, board: Board) -> SearchInfo[Move] | None:
+        tables = self.adapter.egtb
+        if tables is None or len(board.piece_map()) > 5:
+            return None
+        began = time.perf_counter()
+        found = tables.root(board)
+        if found is None or found.wdl == 0 or found.best_move is None:
+            return None
+        moves = found.mate_moves or 0
+        score = Score(mate=moves * found.result) if found.result else Score(cp=0)
+        line = table_line(tables, board, found, TABLE_LINE)
+        return SearchInfo(1, found.dtm or 0, score, line, 0, time.perf_counter() - began)
 
 
 ChessSearcher = Searcher

@@ -8,6 +8,7 @@ loads no compiled search; each game's entry in the registry (:mod:`kradan.games`
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any, cast
 
 from ..games import Game, find_game, game_of
@@ -45,12 +46,29 @@ class Searchers:
     def __init__(self, hash_mb: int = 16) -> None:
         self.hash_mb = hash_mb
         self._made: dict[Any, GameSearch] = {}
+        #: the endgame tables' directory (``None``: the default one; ``False``: none) and the
+        #: least depth left at which the search probes them
+        self.tables: str | Path | bool | None = None
+        self.probe_depth = 1
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
         if searcher is None:
             searcher = self._made[reference] = load_searcher(reference, self.hash_mb)
+            self._apply_tables(searcher)
         return searcher
+
+    def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
+        """Probe the endgame tables of ``directory`` in the searches that use tables (see
+        :meth:`kradan.engine.chess.Searcher.use_tables`)."""
+        self.tables, self.probe_depth = directory, probe_depth
+        for searcher in self._made.values():
+            self._apply_tables(searcher)
+
+    def _apply_tables(self, searcher: GameSearch) -> None:
+        use = getattr(searcher, "use_tables", None)
+        if use is not None:
+            use(self.tables, self.probe_depth)
 
     @property
     def chess(self) -> GameSearch:

@@ -43,6 +43,8 @@ from ..._core.layout import (
 from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
 from ..._core.movegen import legal_moves
 from .evaluate import VALUES, evaluate
+from .tablebase import NO_VALUE
+from .tablebase import probe as table_probe
 
 jit = numba.njit(cache=True)
 
@@ -69,7 +71,10 @@ C_SELDEPTH = 3
 C_STALEMATE = 4  # score of being stalemated, from the stalemated side's view (0: a draw)
 C_DRAW_PLY = 5  # 1: declared counting (board's honour drawn once the count ply reaches limit - 1)
 C_ROOT_SP = 6  # undo stack pointer at the root
-CTX_NB = 8
+C_EGTB_PIECES = 7  # endgame tables: the most pieces of the tables loaded (0: no probes)
+C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search probes
+C_TB_HITS = 9  # endgame-table probes that answered
+CTX_NB = 10
 
 # transposition table entry: move | (score + 32768) << 20 | depth << 36 | bound << 44
 BOUND_EXACT = 1
@@ -269,7 +274,7 @@ _QUIESCE_SIGNATURE = (
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
-    " int64[::1], boolean)"
+    " int64[::1], boolean, uint8[::1], int64[::1])"
 )
 
 
@@ -346,8 +351,11 @@ def search(
     pv: np.ndarray,
     pv_length: np.ndarray,
     allow_null: bool,
+    slab: np.ndarray,
+    slots: np.ndarray,
 ) -> int:
-    """Negamax principal variation search; returns the score for the side to move."""
+    """Negamax principal variation search; returns the score for the side to move. ``slab``
+    and ``slots`` hold the endgame tables it may probe (:mod:`.tablebase`; empty: none)."""
     # plain (non-literal) booleans for the recursive calls, which must match the signature
     yes = ply >= 0
     no = ply < 0
@@ -360,6 +368,12 @@ def search(
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+        if ctx[C_EGTB_PIECES] and depth >= ctx[C_EGTB_DEPTH]:
+            declared = ctx[C_DRAW_PLY] != 0
+            known = table_probe(bbs, info, slab, slots, ctx[C_EGTB_PIECES], declared, MATE, ply)
+            if known != NO_VALUE:
+                ctx[C_TB_HITS] += 1
+                return known
     checked = in_check(bbs, info[I_STM])
     if checked:
         depth += 1
@@ -412,6 +426,8 @@ def search(
             pv,
             pv_length,
             no,
+            slab,
+            slots,
         )
         unmake_null(bbs, info)
         if ctx[C_STOP]:
@@ -471,6 +487,8 @@ def search(
                 pv,
                 pv_length,
                 yes,
+                slab,
+                slots,
             )
             if full_window or score <= alpha:
                 break
@@ -525,6 +543,8 @@ def search_root(
     pv: np.ndarray,
     pv_length: np.ndarray,
     excluded: np.ndarray,
+    slab: np.ndarray,
+    slots: np.ndarray,
 ) -> int:
     """One iteration of iterative deepening from the position in ``bbs``/``info``, leaving out
     the root moves in ``excluded`` (for MultiPV); the principal variation is left in
@@ -566,17 +586,17 @@ def search_root(
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
-                moves, scores, pv, pv_length, yes,
+                moves, scores, pv, pv_length, yes, slab, slots,
             )  # fmt: skip
         else:
             score = -search(
                 bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                history, moves, scores, pv, pv_length, yes,
+                history, moves, scores, pv, pv_length, yes, slab, slots,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -search(
                     bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                    history, moves, scores, pv, pv_length, yes,
+                    history, moves, scores, pv, pv_length, yes, slab, slots,
                 )  # fmt: skip
         unmake_move(bbs, info)
         if ctx[C_STOP]:

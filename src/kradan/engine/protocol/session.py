@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ...errors import KradanError
@@ -72,6 +73,12 @@ class EngineSession(ABC):
     @abstractmethod
     def failed(self, text: str, error: Exception) -> None:
         """Answer a command that failed with ``error``."""
+
+    def table_news(self, board: AnyBoard) -> list[str]:
+        """What went wrong with an endgame table since last asked, for ``board``'s searcher
+        (a missing or damaged file; the search went on without it)."""
+        tables = getattr(self.searchers.for_board(board), "endgame_tables", None)
+        return tables.news() if tables is not None else []
 
     # --- commands --------------------------------------------------------------------------
 
@@ -169,6 +176,17 @@ def endless(limit: Limit) -> bool:
     return all(bound is None for bound in bounds)
 
 
+def seconds_value(text: str) -> float:
+    """``text`` as a number of seconds: finite and not negative (``st inf`` is refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < 1e9:
+        raise ValueError(f"{text!r} is not a number of seconds from 0 to 10^9")
+    return value
+
+
 def whole_number(text: str, low: int, high: int) -> int:
     """``text`` as a whole number in ``low..high``."""
     try:
@@ -178,3 +196,37 @@ def whole_number(text: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{value} is outside {low}..{high}")
     return value
+
+
+#: the ``EgtbPath`` value of the default tables: the user's data directory, then the 3-piece
+#: tables kradan ships (:func:`kradan.egtb.default_directory`)
+DEFAULT_TABLES = "<default>"
+#: ``EgtbPath`` values that switch the tables off
+NO_TABLES = ("<empty>", "<none>", "none", "off", "false")
+
+
+def tables_directory(value: str) -> Path | bool | None:
+    """An ``EgtbPath`` value as :meth:`Searchers.use_tables` takes it.
+
+    :raises ValueError: for a directory that does not exist.
+    """
+    text = value.strip()
+    if text in ("", DEFAULT_TABLES):
+        return None
+    if text.lower() in NO_TABLES:
+        return False
+    path = Path(text).expanduser()
+    if not path.is_dir():
+        raise ValueError(f"no directory {text!r} for the endgame tables")
+    return path
+
+
+def describe_tables(directory: Path | bool | None) -> str:
+    """What the engine will probe, for an ``info string``."""
+    if directory is False:
+        return "endgame tables: off"
+    from ...egtb.tables import default_directory
+
+    path = default_directory() if directory is None or directory is True else directory
+    files = len(list(path.glob("*.ktb"))) if path.is_dir() else 0
+    return f"endgame tables: {files} files in {str(path)!r}, then the 3-piece tables kradan ships"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from ... import __version__
@@ -22,7 +23,15 @@ from ...games import AnyBoard, canonical_name, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
 from .serve import serve
-from .session import DEFAULT_HASH_MB, EngineSession, clipped, whole_number
+from .session import (
+    DEFAULT_HASH_MB,
+    DEFAULT_TABLES,
+    EngineSession,
+    clipped,
+    describe_tables,
+    tables_directory,
+    whole_number,
+)
 
 ENGINE_NAME = f"kradan {__version__}"
 
@@ -34,6 +43,9 @@ class Options:
     level: int = MAX_LEVEL
     limit_strength: bool = False
     elo: int = 2000
+    #: the endgame tables' directory (``None``: the default; ``False``: none)
+    egtb_path: Path | bool | None = None
+    egtb_depth: int = 1
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -83,6 +95,8 @@ class UciEngine(EngineSession):
         self.send(f"option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
         self.send("option name UCI_LimitStrength type check default false")
         self.send("option name UCI_Elo type spin default 2000 min 500 max 2800")
+        self.send(f"option name EgtbPath type string default {DEFAULT_TABLES}")
+        self.send("option name EgtbProbeDepth type spin default 1 min 1 max 100")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -120,6 +134,15 @@ class UciEngine(EngineSession):
             self.options.limit_strength = value.lower() == "true"
         elif name == "uci_elo":
             self.options.elo = _int(value, 500, 2800)
+        elif name == "egtbpath":
+            self.wait()
+            self.options.egtb_path = tables_directory(value)
+            self.searchers.use_tables(self.options.egtb_path, self.options.egtb_depth)
+            self.complain(describe_tables(self.options.egtb_path))
+        elif name == "egtbprobedepth":
+            self.wait()
+            self.options.egtb_depth = _int(value, 1, 100)
+            self.searchers.use_tables(self.options.egtb_path, self.options.egtb_depth)
         else:
             raise ValueError(f"unknown option {name!r}")
 
@@ -224,6 +247,8 @@ class UciEngine(EngineSession):
                     self.send(format_info(info, index if self.options.multipv > 1 else None))
         except Exception as error:  # the search must never kill the session
             self.complain(f"search failed: {error}")
+        for problem in self.table_news(board):
+            self.send(clipped(f"info string endgame tables: {problem}"))
         move = pick_move(board, last, level, self._random)
         if move is None:
             self.send("bestmove 0000")

@@ -19,7 +19,14 @@ from ... import __version__
 from ...games import AnyBoard, game_names
 from ..types import Limit, SearchInfo
 from .serve import serve
-from .session import EngineSession, clipped
+from .session import (
+    EngineSession,
+    clipped,
+    describe_tables,
+    seconds_value,
+    tables_directory,
+    whole_number,
+)
 
 #: commands that need no answer from this engine
 IGNORED = frozenset(
@@ -77,8 +84,19 @@ class XBoardEngine(EngineSession):
         names = ",".join(game_names())
         self.send(
             f'feature myname="kradan {__version__}" variants="{names}" setboard=1 usermove=1 '
-            "ping=1 sigint=0 sigterm=0 colors=0 analyze=0 reuse=1 done=1"
+            'ping=1 sigint=0 sigterm=0 colors=0 analyze=0 reuse=1 egt="kradan" done=1'
         )
+
+    def cmd_egtpath(self, rest: str) -> None:
+        """``egtpath kradan DIR``: probe the endgame tables of ``DIR`` (``<default>``: the
+        default ones, ``<none>``: none)."""
+        kind, _, path = rest.strip().partition(" ")
+        if kind.lower() != "kradan":
+            raise ValueError(f"kradan reads only its own endgame tables ('kradan'), not {kind!r}")
+        self.stop()
+        directory = tables_directory(path)
+        self.searchers.use_tables(directory)
+        self.send(f"# {describe_tables(directory)}")
 
     def cmd_new(self, rest: str) -> None:
         self.stop()
@@ -126,24 +144,24 @@ class XBoardEngine(EngineSession):
         parts = rest.split()
         if len(parts) != 3:
             raise ValueError("level needs MPS BASE INC")
-        self.moves_per_session = int(parts[0])
+        self.moves_per_session = whole_number(parts[0], 0, 10**6)
         minutes, _, seconds = parts[1].partition(":")
-        self.base = 60 * float(minutes) + float(seconds or 0)
-        self.increment = float(parts[2])
+        self.base = 60 * seconds_value(minutes) + seconds_value(seconds or "0")
+        self.increment = seconds_value(parts[2])
         self.clock = self.opponent_clock = self.base
         self.fixed_time = None
 
     def cmd_st(self, rest: str) -> None:
-        self.fixed_time = float(rest)
+        self.fixed_time = seconds_value(rest)
 
     def cmd_sd(self, rest: str) -> None:
-        self.depth = int(rest)
+        self.depth = whole_number(rest, 1, 10**6)
 
     def cmd_time(self, rest: str) -> None:
-        self.clock = int(rest) / 100
+        self.clock = whole_number(rest, -(10**11), 10**11) / 100
 
     def cmd_otim(self, rest: str) -> None:
-        self.opponent_clock = int(rest) / 100
+        self.opponent_clock = whole_number(rest, -(10**11), 10**11) / 100
 
     def cmd_ping(self, rest: str) -> None:
         self.wait()
@@ -207,6 +225,8 @@ class XBoardEngine(EngineSession):
                 pv = " ".join(move.uci() for move in info.pv)
                 seconds = int(info.seconds * 100)
                 self.send(f"{info.depth} {info.score.value} {seconds} {info.nodes} {pv}")
+        for problem in self.table_news(board):
+            self.send(clipped(f"# endgame tables: {problem}"))
         if last is not None and last.pv:
             move = last.pv[0]
         else:
