@@ -8,10 +8,14 @@ import io
 import pytest
 
 from kradan import Board
+from kradan.engine.driver import stop_timer
+from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.errors import InvalidFenError, PgnError
 from kradan.games import find_game, new_board
 from kradan.pgn import parse_options, read_game
 from kradan.players import PlayerSpecError, make_player
+
+from .protocol_session import Session
 
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - -"
 
@@ -63,3 +67,36 @@ def test_an_option_value_like_a_superscript_digit_is_text_not_a_crash() -> None:
 def test_a_kradan_player_with_a_superscript_level_is_a_bad_spec() -> None:
     with pytest.raises(PlayerSpecError, match="kradan:level=²"):
         make_player("kradan:level=²")
+
+
+def test_a_result_tag_that_is_no_result_does_not_end_the_movetext_as_moves() -> None:
+    """The campaign's PGN target: ``[Result "e4 $1 {known(-1"]`` was written as the game's
+    termination marker, so the game read back with a move e4 it never had. The tag keeps its
+    text; the movetext ends with ``*``."""
+    game = read_game(io.StringIO('[Eitk "?"][Result "e4 $1 {known(-1"]\n'))
+    assert game is not None
+    written = str(game)
+    again = read_game(io.StringIO(written))
+    assert again is not None
+    assert list(again.mainline_moves()) == list(game.mainline_moves()) == []
+    assert again.headers["Result"] == "e4 $1 {known(-1"
+    assert written.rstrip().endswith("\n*")
+
+
+@pytest.mark.parametrize(
+    "command", ["st 1e300", "st inf", "st nan", "st -1", "level 40 1e300 0", "time 1e9", "sd 1e99"]
+)
+def test_an_xboard_time_no_timer_can_wait_is_refused_not_a_dead_thread(command: str) -> None:
+    """The campaign's XBoard target: ``st 1e300`` armed a timer that overflowed in its own
+    thread (a traceback on standard error, and no stop). Now the command is refused."""
+    session = Session(XBoardEngine)
+    session.send("xboard", "protover 2", command)
+    assert session.lines[-1].startswith("Error (") and session.lines[-1].endswith(command)
+
+
+def test_a_timer_past_what_threading_can_wait_is_not_armed() -> None:
+    assert stop_timer(1e300, lambda: None) is None
+    assert stop_timer(float("nan"), lambda: None) is None
+    timer = stop_timer(1e6, lambda: None)
+    assert timer is not None
+    timer.cancel()

@@ -90,11 +90,16 @@ class GameAdapter(ABC, Generic[BoardT, MoveT]):
         early when the stop flag is set."""
 
 
+#: the longest limit a timer is armed for (about 31 years; ``threading`` overflows far beyond)
+LONGEST_WAIT = 1e9
+
+
 def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
-    """A started daemon timer that calls ``stop`` after ``seconds`` (none without a limit)."""
-    if seconds is None:
+    """A started daemon timer that calls ``stop`` after ``seconds`` (none without a limit, or
+    with a limit past what a timer can wait: such a search ends by its other bounds or a stop)."""
+    if seconds is None or not seconds < LONGEST_WAIT:
         return None
-    timer = threading.Timer(seconds, stop)
+    timer = threading.Timer(max(0.0, seconds), stop)
     timer.daemon = True
     timer.start()
     return timer

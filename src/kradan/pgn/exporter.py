@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ..games import AnyBoard
-from .headers import SEVEN_TAGS
+from .headers import RESULTS, SEVEN_TAGS
 from .moves import AnyMove, move_text
 from .visitor import SKIP, BaseVisitor
 
@@ -111,7 +111,8 @@ class StringExporter(BaseVisitor[str]):
 
     def visit_result(self, result: str) -> None:
         self._flush_commands()
-        self._tokens.append(result)
+        # a tag that is no result ("[Result "e4 {"]") must not end the movetext as moves
+        self._tokens.append(result if result in RESULTS else "*")
 
     def end_game(self) -> None:
         self._flush_commands()

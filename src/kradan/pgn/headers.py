@@ -12,6 +12,8 @@ from ..rulesets import Option, option_text
 
 #: the Seven Tag Roster, always written first and in this order
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+#: the game-termination markers movetext may end with (a ``[Result]`` tag may hold anything)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 DEFAULT_VARIANT = "makruk"
 #: the header that records rule options differing from the variant's defaults
 OPTIONS_TAG = "VariantOptions"
