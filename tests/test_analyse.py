@@ -24,8 +24,14 @@ def test_scores_become_one_number_and_lichess_eval_text() -> None:
     assert eval_text(Score(mate=3), False) == "#-3"
 
 
+#: losing the rook here loses the game: the pawns keep the count (and the endgame tables) out.
+#: Without them KR v K after ...Rxa1+ is a counting draw (mate takes 14 moves, the count leaves
+#: 13), which the engine's tables know, so Kd1 would rightly be no blunder.
+BLUNDER_START = "4k3/4p3/8/8/8/4P3/r7/R3K3 w - - 0 1"
+
+
 def test_a_blunder_is_marked_and_the_better_line_given() -> None:
-    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board = Board(BLUNDER_START)
     board.push_san("Kd1")  # leaves the rook on a1 to be taken, instead of Rxa2
     board.push_san("Rxa1+")
     game = pgn.Game.from_board(board)
@@ -40,7 +46,7 @@ def test_a_blunder_is_marked_and_the_better_line_given() -> None:
 
 
 def test_good_moves_get_no_mark() -> None:
-    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board = Board(BLUNDER_START)
     board.push_san("Rxa2")
     game = annotate(pgn.Game.from_board(board), Limit(depth=4))
     assert game.next() is not None and game.next().nags == set()  # type: ignore[union-attr]
@@ -48,17 +54,50 @@ def test_good_moves_get_no_mark() -> None:
 
 
 def test_the_command_prints_lines_depth_by_depth(capsys: pytest.CaptureFixture[str]) -> None:
-    fen = "k7/2K5/8/8/8/8/7R/8 w - - 0 1"
+    fen = "k7/2K5/8/8/8/7P/7R/8 w - - 0 1"  # the pawn keeps the endgame tables out
     assert main(["analyse", *fen.split(), "--depth", "4", "--multipv", "2"]) == 0
     out = capsys.readouterr().out
     assert "mate 1" in out and "1. Ra2#" in out
     assert "2 best lines:" in out and "best move: Ra2#" in out
 
 
+@pytest.mark.parametrize(
+    ("fen", "verdict", "best"),
+    [
+        (
+            "8/8/3k4/8/8/3K4/8/R7 w - 32 3 40",
+            "endgame table: win: mate in 12 (23 plies, KRvK), the count allows 15",
+            "Kd4",
+        ),
+        (
+            "8/8/8/4k3/8/8/8/R3K3 b - 32 10 40",
+            "endgame table: draw: the count runs out first (mated in 14 (28 plies, KRvK), "
+            "the count allows 11",
+            "Kd4",
+        ),
+        (  # the blunder above without the pawns: the count saves White
+            "4k3/8/8/8/8/8/8/r2K4 w - 32 6 2",
+            "endgame table: draw: the count runs out first (mated in 14 (28 plies, KRvK), "
+            "the count allows 13",
+            "Kc2",
+        ),
+    ],
+)
+def test_the_command_gives_the_endgame_tables_verdict_with_the_count(
+    capsys: pytest.CaptureFixture[str], fen: str, verdict: str, best: str
+) -> None:
+    """Issue 14 "use everywhere": a position the shipped 3-piece tables hold is answered from
+    them, the count included (RULES.md 2.6.2, pieces' honour: 16 moves for a rook)."""
+    assert main(["analyse", *fen.split(), "--depth", "4"]) == 0
+    out = capsys.readouterr().out
+    assert verdict in out and f"best move: {best}" in out
+    assert "depth" not in out  # no search: the table is exact
+
+
 def test_the_command_annotates_a_pgn_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    board = Board(BLUNDER_START)
     board.push_san("Kd1")
     source, target = tmp_path / "game.pgn", tmp_path / "annotated.pgn"
     source.write_text(pgn.game_text(board))

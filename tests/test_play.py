@@ -44,6 +44,16 @@ def test_moves_hint_undo_help_and_quit() -> None:
     assert len(session.board.move_stack) == 0  # undo took back both moves
 
 
+def test_the_hint_comes_from_the_endgame_tables_with_their_verdict() -> None:
+    """Issue 14: in KR v K with 15 counted moves left the hint is the tables' fastest mate."""
+    _, output, _ = game(["hint", "quit"], fen="8/8/3k4/8/8/3K4/8/R7 w - 32 3 40")
+    hints = [line for line in output if line.startswith("hint: ")]
+    assert hints == [
+        "hint: Kd4 (endgame table: win: mate in 12 (23 plies, KRvK), the count allows 15 "
+        "(pieces' honour))"
+    ]
+
+
 def test_playing_black_lets_the_engine_start() -> None:
     session, output, _ = game(["quit"], color="black")
     assert output[1].startswith("1 ")  # Black's view: rank 1 on top

@@ -84,6 +84,7 @@ def _score(info: Any) -> str:
 
 def _analyse_position(args: argparse.Namespace) -> int:
     from ..engine.searchers import Searchers
+    from ..engine.tablebase import default_tables, table_answer, table_line
 
     text = " ".join(args.position) if args.position else None
     board = load_position(text, args.variant, game=args.game, ply=args.ply)
@@ -93,6 +94,14 @@ def _analyse_position(args: argparse.Namespace) -> int:
     limit = _limit(args, 5.0)
     if not 1 <= args.multipv <= 20:
         raise UsageError(f"--multipv {args.multipv} is outside 1..20")
+    found = table_answer(board)
+    if found is not None:  # exact, the count included: no search can add to it
+        print(f"endgame table: {found}")
+        if found.best_move is not None:
+            line = table_line(default_tables(), board, found, 20 if found.wdl else 1)
+            print(f"line: {line_text(board, line)}")
+            print(f"best move: {board.san(found.best_move)}")
+        return 0
     searchers = Searchers()
     searchers.warm(board)  # compile or load the search before the clock starts
     search = searchers.for_board(board)

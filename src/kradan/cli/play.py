@@ -131,7 +131,6 @@ class TerminalGame:
 
     def command(self, line: str) -> str | None:
         """Carry out one line of input; returns a result when the game is over."""
-        from ..engine.types import Limit
         from ..errors import KradanError
 
         word = line.lower()
@@ -145,9 +144,7 @@ class TerminalGame:
             self.flipped = not self.flipped
             self.write(self.render())
         elif word == "hint":
-            answer = self.engine.choose_move(self.board, Limit(time=min(self.seconds, 1.0)))
-            if answer.move is not None:
-                self.write(f"hint: {self.board.san(answer.move)}")
+            self._hint()
         elif word in ("undo", "takeback"):
             self._undo()
         elif not self.counting and word in ("count", "declare", "stop"):
@@ -185,6 +182,20 @@ class TerminalGame:
             return
         self.board.push(move)
         self.write(self.render())
+
+    def _hint(self) -> None:
+        """The endgame tables' move when they know the position (with their verdict, the count
+        included), else the engine's after a short search."""
+        from ..engine.tablebase import table_answer
+        from ..engine.types import Limit
+
+        found = table_answer(self.board)
+        if found is not None and found.best_move is not None:
+            self.write(f"hint: {self.board.san(found.best_move)} (endgame table: {found})")
+            return
+        answer = self.engine.choose_move(self.board, Limit(time=min(self.seconds, 1.0)))
+        if answer.move is not None:
+            self.write(f"hint: {self.board.san(answer.move)}")
 
     def _undo(self) -> None:
         from ..counting import CountAction

@@ -13,8 +13,10 @@ CACHE_TABLES` tables at most).
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import cache
 from itertools import product
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -207,4 +209,26 @@ def table_line(tables: EngineTables, board: Board, found: ProbeResult, plies: in
     return line
 
 
-__all__ = ["PAGES", "EngineTables", "reachable", "signature", "table_line"]
+@cache
+def default_tables() -> EngineTables:
+    """One shared instance of the default tables (for the command line's analysis and hints)."""
+    return EngineTables(None)
+
+
+def table_answer(board: Any) -> ProbeResult | None:
+    """The default tables' answer for ``board`` (the user's data directory, then the 3-piece
+    tables kradan ships), or ``None``: another game, more pieces or pawns, a table missing."""
+    if not isinstance(board, Board):
+        return None
+    return default_tables().root(board)
+
+
+__all__ = [
+    "PAGES",
+    "EngineTables",
+    "default_tables",
+    "reachable",
+    "signature",
+    "table_answer",
+    "table_line",
+]
