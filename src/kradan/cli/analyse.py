@@ -83,6 +83,7 @@ def _score(info: Any) -> str:
 
 
 def _analyse_position(args: argparse.Namespace) -> int:
+    from ..board import Board
     from ..engine.searchers import Searchers
     from ..engine.tablebase import default_tables, table_answer, table_line
 
@@ -95,7 +96,8 @@ def _analyse_position(args: argparse.Namespace) -> int:
     if not 1 <= args.multipv <= 20:
         raise UsageError(f"--multipv {args.multipv} is outside 1..20")
     found = table_answer(board)
-    if found is not None:  # exact, the count included: no search can add to it
+    # the tables are exact, the count included: no search can add to them
+    if found is not None and isinstance(board, Board):
         print(f"endgame table: {found}")
         if found.best_move is not None:
             line = table_line(default_tables(), board, found, 20 if found.wdl else 1)
