@@ -26,7 +26,7 @@ from kradan.egtb import (
     parse_key,
     probe,
 )
-from kradan.egtb.conversion import KIND, fresh_count_plies
+from kradan.egtb.conversion import KIND, OUK_KIND, fresh_count_plies
 from kradan.egtb.generate import children_of, generate, verify
 from kradan.egtb.index import index_of, table_size
 from kradan.egtb.material import Material, canonical, capture_child
@@ -38,7 +38,8 @@ DRAW, ILLEGAL = 254, 255
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
-    """The 3-piece tables, KRvKN and its conversion table, generated into a fresh directory."""
+    """The 3-piece tables, KRvKN and its conversion tables (Makruk's and Ouk's), generated into
+    a fresh directory."""
     directory = tmp_path_factory.mktemp("egtb")
     base = Tablebase(directory)
     generate(3, directory, load=base.values)
@@ -46,6 +47,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
 
     generate_one(parse_key("KRvKN"), directory, load=base.values)
     generate_one(parse_key("KRvKN"), directory, load=base.values, kind=KIND)
+    generate_one(parse_key("KRvKN"), directory, load=base.values, kind=OUK_KIND)
     return Tablebase(directory)
 
 
@@ -178,8 +180,9 @@ def test_every_value_agrees_with_its_successors(tables: Tablebase) -> None:
         values = tables.values(material)
         assert verify(material, values, children_of(material, tables.values)) == []
     krkn = parse_key("KRvKN")
-    conversion = tables.values(krkn, KIND)
-    assert verify(krkn, conversion, children_of(krkn, tables.values), KIND) == []
+    for kind in (KIND, OUK_KIND):
+        conversion = tables.values(krkn, kind)
+        assert verify(krkn, conversion, children_of(krkn, tables.values), kind) == []
     # and it notices a wrong value
     krk = tables.values(parse_key("KRvK")).copy()
     index = int(np.flatnonzero(krk == 11)[0])
@@ -328,8 +331,15 @@ def test_positions_the_tables_do_not_cover(tmp_path: Path) -> None:
         probe(kradan.Board("8/8/8/4k3/8/4P3/8/R3K3 w - - 0 1"), directory=tmp_path)
     with pytest.raises(TablebaseError, match="at most 5"):
         probe(kradan.Board("8/8/8/4k3/8/8/8/RRSNK3 w - - 0 1"), directory=tmp_path)
-    with pytest.raises(TablebaseError, match="Ouk Chatrang"):
-        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", variant="cambodian"))
+    with pytest.raises(TablebaseError, match=r"not Kar Ouk \(the first check wins there\)"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", variant="karouk"))
+    with pytest.raises(TablebaseError, match="not Sittuyin"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3[] w - - 0 1", variant="sittuyin"))
+    with pytest.raises(TablebaseError, match="Ouk positions without leap rights"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R2K4 w D - 0 1", variant="cambodian"))
+    with pytest.raises(TablebaseError, match="sut_khun"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R2K4 w D - 0 1", sut_khun=True))
+    assert probe(kradan.Board("8/8/8/4k3/8/8/8/R2K4 w - - 0 1", sut_khun=True)).wdl == 1
     with pytest.raises(TablebaseError, match="stalemate"):
         probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", stalemate="stalemater_loses"))
     assert probe(kradan.Board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")).table == "KvK"
@@ -452,6 +462,74 @@ def test_board_honour_without_the_conversion_table_is_flagged(
     found = Tablebase(tmp_path).probe(kradan.Board("8/8/8/4k3/8/8/3n4/R3K3 w - 128 0 1"))
     assert found.count is not None and not found.count.exact and "not exact" in str(found)
     assert found.count.moves_left == 65  # White counts too: its move at ply 128 may still mate
+
+
+# --- Ouk Chatrang: the same tables once no leap rights remain (RULES.md 3.2, 3.3) ----------------
+
+
+@pytest.mark.parametrize(
+    ("fen", "result", "moves_left"),
+    [
+        # Ouk's pieces' honour is one move shorter (a rook: 15 moves, the limit field 30)
+        ("k7/8/1K6/8/8/8/8/7R w - 30 29 40", 1, 1),
+        ("k7/8/1K6/8/8/8/8/7R w - 30 31 40", 0, 0),  # Makruk's "32 31" still mates
+        ("8/8/8/4k3/8/8/8/R3K3 b - 30 2 40", -1, 14),  # mated in 14 with 14 left
+        ("8/8/8/4k3/8/8/8/R3K3 b - 30 4 40", 0, 13),  # Makruk's "32 4" is still lost
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 40", 0, 13),  # no count yet: Makruk gives 14
+    ],
+)
+def test_ouk_reads_the_tables_under_its_own_count(fen: str, result: int, moves_left: int) -> None:
+    board = kradan.Board(fen, variant="cambodian")
+    found = probe(board)
+    assert found.count is not None and found.count.exact
+    assert (found.result, found.count.moves_left) == (result, moves_left)
+    if found.dtm is not None and found.dtm <= 3:
+        assert _decided_by_rules(board, 3) == found.result
+
+
+def _random_counted(tables: Tablebase, key: str, variant: str, count: int, seed: int) -> list[str]:
+    """FENs of random legal ``key`` positions of ``variant`` with board's honour running."""
+    material = parse_key(key)
+    values = tables.values(material)
+    rng = random.Random(seed)
+    fens: list[str] = []
+    limit = 126 if variant == "cambodian" else 128
+    while len(fens) < count:
+        index = rng.randrange(values.size)
+        if values[index] >= DRAW:
+            continue
+        stm, squares = decode(index, material.pieces)
+        fen = fen_of(material, stm, squares).replace(
+            "- - 0 1", f"- {limit} {rng.randrange(limit)} 1"
+        )
+        if kradan.Board(fen, variant=variant).outcome() is None:
+            fens.append(fen)
+    return fens
+
+
+@pytest.mark.parametrize("variant", ["makruk", "cambodian"])
+def test_two_sided_counts_play_out_as_the_probe_says(tables: Tablebase, variant: str) -> None:
+    """KR v KN under a running board's honour, each game's conversion table: both sides play the
+    probe's move until kradan's own rules end the game; a win is a mate, a draw no mate."""
+    results = []
+    for fen in _random_counted(tables, "KRvKN", variant, 12, seed=11):
+        board = kradan.Board(fen, variant=variant)
+        found = tables.probe(board)
+        assert found.count is not None and found.count.exact, fen
+        winner = board.turn if found.result > 0 else not board.turn
+        while board.outcome() is None:
+            move = tables.probe(board).best_move
+            assert move is not None
+            board.push(move)
+        outcome = board.outcome()
+        assert outcome is not None
+        if found.result == 0:
+            assert outcome.winner is None, fen
+        else:
+            assert outcome.termination is kradan.Termination.CHECKMATE, fen
+            assert outcome.winner == winner, fen
+        results.append(found.result)
+    assert 0 in results and any(results)  # both verdicts were put to the test
 
 
 def test_declared_counting_without_a_count_leaves_the_result() -> None:

@@ -53,7 +53,12 @@ def kernel_value(tables: EngineTables, board: kradan.Board) -> int:
 
 
 def random_boards(
-    tables: Tablebase, material: Material, count: int, seed: int, counting: str = "auto"
+    tables: Tablebase,
+    material: Material,
+    count: int,
+    seed: int,
+    counting: str = "auto",
+    variant: str = "makruk",
 ) -> list[kradan.Board]:
     """Random legal positions of ``material`` with a move to play, either colour the stronger,
     with a count at a random ply (or none) as their FEN."""
@@ -67,20 +72,29 @@ def random_boards(
         stm, squares = decode(index, material.pieces)
         fen = fen_of(material, stm, squares, flip=rng.random() < 0.5)
         limit = HONOUR_PLIES.get(material.white, 128) if not material.black else 128
+        limit -= 2 if variant == "cambodian" else 0  # Ouk's limits: a move fewer
         fields = "- 0" if rng.random() < 0.2 else f"{limit} {rng.randrange(limit + 2)}"
-        board = kradan.Board(fen.replace("- - 0 1", f"- {fields} 40"), counting=counting)
+        fen = fen.replace("- - 0 1", f"- {fields} 40")
+        board = kradan.Board(fen, variant=variant, counting=counting)
         if any(board.legal_moves):  # KNvK and KMvK are all insufficient material: kept
             boards.append(board)
     return boards
 
 
-@pytest.mark.parametrize("key", ["KRvK", "KSvK", "KNvK", "KMvK", "KMMvK", "KRvKN"])
-def test_the_search_probe_agrees_with_the_library(directory: Path, key: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "variant"),
+    [
+        *((key, "makruk") for key in ("KRvK", "KSvK", "KNvK", "KMvK", "KMMvK", "KRvKN")),
+        *((key, "cambodian") for key in ("KRvK", "KSvK", "KMMvK", "KRvKN")),
+    ],
+)
+def test_the_search_probe_agrees_with_the_library(directory: Path, key: str, variant: str) -> None:
     """Each answer the kernel gives is the exact one: a draw where the tables or the count say
-    so, else the mate distance; and it answers every lone-king position with a count running."""
+    so, else the mate distance; and it answers every lone-king position with a count running.
+    Ouk Chatrang (no leap rights left) reads the same tables under its own count."""
     tables = EngineTables(directory)
     answered = 0
-    for board in random_boards(tables, parse_key(key), 300, seed=len(key)):
+    for board in random_boards(tables, parse_key(key), 300, seed=len(key), variant=variant):
         found = tables.probe(board)
         value = kernel_value(tables, board)
         if value == NO_VALUE:
@@ -108,6 +122,16 @@ def test_declared_counting_without_a_count_is_the_mate_distance(directory: Path)
             assert value == 0
         elif board.counting_state() is None:
             assert found.dtm is not None and value == found.wdl * (S.MATE - found.dtm)
+
+
+def test_an_ouk_position_with_leap_rights_gets_no_probes(directory: Path) -> None:
+    """A right to leap may still be used, and the tables know no leaps: the search of such a
+    position probes nothing, the root answers nothing."""
+    tables = EngineTables(directory)
+    board = kradan.Board("8/8/3k4/8/8/8/8/R2K4 w D - 0 1", variant="cambodian")
+    assert tables.prepare(board) == 0 and tables.root(board) is None
+    board = kradan.Board("8/8/3k4/8/8/8/8/R2K4 w - - 0 1", variant="cambodian")
+    assert tables.prepare(board) == 3 and tables.root(board) is not None
 
 
 def test_reachable_tables() -> None:

@@ -495,6 +495,11 @@ class Board:
         """Sittuyin: king and pawn, not in check, only promotions legal (RULES.md 5.5)."""
         return game_end.is_promotion_only_draw(self)
 
+    def has_first_move_rights(self) -> bool:
+        """Whether a piece still holds a first-move right (FEN field 3 is not ``-``): an Ouk
+        king's or met's leap, or a Makruk sutra."""
+        return bool(self._bbs[L.BB_GATES])
+
     def counting_fields(self) -> tuple[int, int]:
         """The running count's limit and count in plies (FEN fields 4 and 5; 0 and 0 when no
         count runs)."""

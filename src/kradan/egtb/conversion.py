@@ -11,22 +11,44 @@ within the fresh count.
 A conversion table holds, per position, the distance in plies to the first success with best
 play (odd: the side to move forces its own; even: the opponent forces one; 254: neither can).
 It is built by the same solver, with captures scored as successes (mate at once) or draws.
-The limits are Makruk's (RULES.md 2.6.2; the other games' differ).
+The fresh count's limits are the game's: Makruk's (RULES.md 2.6.2) in ``makruk-count`` tables,
+Ouk Chatrang's, one move fewer each (RULES.md 3.3), in ``cambodian-count`` tables.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..variants import CountingRule, Variant
 from .material import Material, capture_child
 
 #: the file-name tag of the Makruk conversion tables
 KIND = "makruk-count"
+#: the file-name tag of the Ouk Chatrang conversion tables (Cambodian counting)
+OUK_KIND = "cambodian-count"
+#: every kind of conversion table, in build order
+KINDS = (KIND, OUK_KIND)
 
 
-def pieces_limit(letters: str) -> int:
-    """Makruk's pieces'-honour limit L (moves) against a lone king, by the stronger side's
-    pieces (RULES.md 2.6.2, Fairy-Stockfish's order: the smallest line that applies)."""
+def kind_for(variant: Variant) -> str | None:
+    """The conversion tables that hold ``variant``'s counting (``None``: none do)."""
+    rule = variant.effective_counting_rule
+    if rule is CountingRule.MAKRUK:
+        return KIND
+    if rule is CountingRule.CAMBODIAN:
+        return OUK_KIND
+    return None
+
+
+def pieces_limit(letters: str, kind: str = KIND) -> int:
+    """The pieces'-honour limit L (moves) against a lone king, by the stronger side's pieces:
+    Makruk's (RULES.md 2.6.2, Fairy-Stockfish's order: the smallest line that applies), or with
+    ``kind`` :data:`OUK_KIND` Ouk's, one move fewer (RULES.md 3.3: the draw comes when the limit
+    is reached)."""
+    return _makruk_limit(letters) - (1 if kind == OUK_KIND else 0)
+
+
+def _makruk_limit(letters: str) -> int:
     if letters.count("R") >= 2:
         return 8
     if "R" in letters:
@@ -40,10 +62,10 @@ def pieces_limit(letters: str) -> int:
     return 64
 
 
-def fresh_count_plies(child: Material) -> int:
+def fresh_count_plies(child: Material, kind: str = KIND) -> int:
     """Plies in which the stronger side of ``child`` (a lone-king table, lone king to move just
     after the capture) must mate under the pieces'-honour count the capture starts."""
-    return 2 * pieces_limit(child.white) + 1 - 2 * child.pieces
+    return 2 * pieces_limit(child.white, kind) + 1 - 2 * child.pieces
 
 
 def two_sided(material: Material) -> bool:
@@ -51,7 +73,7 @@ def two_sided(material: Material) -> bool:
     return bool(material.white and material.black)
 
 
-def success_limits(material: Material) -> np.ndarray:
+def success_limits(material: Material, kind: str = KIND) -> np.ndarray:
     """Per slot: the plies within which a capture of that slot must lead to mate to count as a
     success.
 
@@ -67,5 +89,5 @@ def success_limits(material: Material) -> np.ndarray:
         if child is not None and child.black:
             raise ValueError(f"conversion tables of {material.pieces} pieces are not built yet")
         if child is not None:
-            limits[slot] = fresh_count_plies(child)
+            limits[slot] = fresh_count_plies(child, kind)
     return limits

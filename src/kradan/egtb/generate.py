@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MissingTableError, TablebaseError
-from .conversion import KIND, success_limits, two_sided
+from .conversion import KINDS, success_limits, two_sided
 from .material import LETTER_TO_TYPE, Material, build_order, capture_child
 from .storage import SUFFIX, file_name, read_table, write_table
 
@@ -108,12 +108,12 @@ def solve(
 
 def jobs(pieces: int) -> list[tuple[Material, str]]:
     """Every table of 3 to ``pieces`` pieces in build order, each two-sided one of up to 4
-    pieces followed by its conversion table."""
+    pieces followed by its conversion tables (Makruk's and Ouk's)."""
     found: list[tuple[Material, str]] = []
     for material in build_order(pieces):
         found.append((material, ""))
         if two_sided(material) and material.pieces <= 4:
-            found.append((material, KIND))
+            found.extend((material, kind) for kind in KINDS)
     return found
 
 
@@ -171,9 +171,9 @@ def generate(
 def _success(material: Material, kind: str) -> np.ndarray:
     if not kind:
         return np.full(material.pieces, -1, dtype=np.int64)
-    if kind != KIND:
+    if kind not in KINDS:
         raise ValueError(f"unknown kind of table {kind!r}")
-    return success_limits(material)
+    return success_limits(material, kind)
 
 
 def verify(

@@ -26,23 +26,36 @@ class Located:
     index: int
 
 
+#: the games whose pawnless endings move as the tables' do (Ouk once no leap rights remain)
+GAMES = ("makruk", "cambodian")
+
+
 def check_rules(board: ChessPosition) -> None:
     """Refuse boards whose rules the tables were not built for.
 
-    :raises TablebaseError: for another game than Makruk, or options that change the endings
-        (stalemate not a draw, the king's sutra).
+    :raises TablebaseError: for another game than Makruk or Ouk Chatrang, an Ouk position whose
+        king or met may still leap, or options that change the endings (stalemate not a draw,
+        the king's sutra).
     """
     variant = board.variant
-    if variant.name != "makruk":
+    if variant.name not in GAMES:
         raise TablebaseError(
-            f"the endgame tables cover Makruk positions, not {variant.title} (yet)"
+            f"the endgame tables cover Makruk and Ouk Chatrang positions, not {variant.title}"
+            + (" (the first check wins there)" if variant.checks_to_win else "")
+        )
+    if variant.name == "cambodian" and board.has_first_move_rights():
+        raise TablebaseError(
+            "the endgame tables hold Ouk positions without leap rights (FEN field 3 '-'): "
+            f"{board.fen()}"
         )
     if variant.stalemate is not StalemateRule.DRAW:
         raise TablebaseError(
             f"the endgame tables score stalemate as a draw, not stalemate={variant.stalemate!s}"
         )
-    if variant.sut_khun:
-        raise TablebaseError("the endgame tables do not know the king's sutra (sut_khun)")
+    if variant.sut_khun and board.has_first_move_rights():
+        raise TablebaseError(
+            f"the endgame tables do not know the king's sutra (sut_khun): {board.fen()}"
+        )
 
 
 def locate(board: ChessPosition) -> Located:

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..board import Board
 from ..errors import MissingTableError, TablebaseError
 from ..move import Move
-from .conversion import KIND, two_sided
+from .conversion import kind_for, two_sided
 from .count import CountVerdict, running, verdict
 from .position import locate
 from .tables import TableSet
@@ -99,10 +99,11 @@ class Tablebase(TableSet):
         """
         located = locate(board)
         material = located.material
-        if material is None or not two_sided(material) or material.pieces > 4:
+        kind = kind_for(board.variant)
+        if material is None or kind is None or not two_sided(material) or material.pieces > 4:
             return None
         try:
-            value = int(self.values(material, KIND)[located.index])
+            value = int(self.values(material, kind)[located.index])
         except MissingTableError:
             return None
         if value >= DRAW:
