@@ -7,6 +7,7 @@ and its conversion table are generated once for the module.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -29,7 +30,8 @@ from kradan.egtb import (
 from kradan.egtb.conversion import KIND, OUK_KIND, fresh_count_plies
 from kradan.egtb.generate import children_of, generate, verify
 from kradan.egtb.index import index_of, table_size
-from kradan.egtb.material import Material, canonical, capture_child
+from kradan.egtb.material import Material, build_order, canonical, capture_child
+from kradan.egtb.stats import table_stats
 from kradan.egtb.storage import read_table, write_table
 from kradan.egtb.tables import PACKAGED
 
@@ -89,8 +91,11 @@ def fen_of(material: Material, stm: int, squares: list[int], *, flip: bool = Fal
 def sample(values: np.ndarray, material: Material, count: int, seed: int) -> list[int]:
     """``count`` random indices of legal positions."""
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, values.size, size=count * 3)
-    return [int(i) for i in picks if values[i] != ILLEGAL][:count]
+    found: list[int] = []
+    while len(found) < count:
+        picks = rng.integers(0, values.size, size=count * 2)
+        found += [int(i) for i in picks if values[i] != ILLEGAL]
+    return found[:count]
 
 
 # --- material and index -------------------------------------------------------------------------
@@ -172,6 +177,25 @@ def test_three_piece_values_agree_with_the_move_generator(tables: Tablebase, key
 
 def test_a_four_piece_table_agrees_with_the_move_generator(tables: Tablebase) -> None:
     _check_against_board(tables, parse_key("KRvKN"), 400)
+
+
+#: the long check of issue 14 ("10,000 random positions per table"): set to a directory that
+#: holds the generated tables, e.g. ``KRADAN_EGTB_CHECK_DIR=~/.local/share/kradan/egtb``
+CHECK_DIR = os.environ.get("KRADAN_EGTB_CHECK_DIR")
+CHECK_SAMPLES = int(os.environ.get("KRADAN_EGTB_CHECK_SAMPLES", "10000"))
+
+
+@pytest.mark.skipif(
+    CHECK_DIR is None,
+    reason="the 10,000-positions-per-table check runs on generated 4-piece tables: set "
+    "KRADAN_EGTB_CHECK_DIR to their directory (a long run, not CI)",
+)
+@pytest.mark.parametrize("material", build_order(4), ids=lambda m: m.key)
+def test_every_table_agrees_with_the_move_generator_at_scale(material: Material) -> None:
+    tables = Tablebase(CHECK_DIR)
+    if not tables.path(material).exists() and material.pieces > 3:
+        pytest.skip(f"{material.key} is not in {CHECK_DIR}")
+    _check_against_board(tables, material, CHECK_SAMPLES)
 
 
 def test_every_value_agrees_with_its_successors(tables: Tablebase) -> None:
@@ -553,6 +577,30 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "draw: the count runs out first" in out and "best move: Kd4" in out
     assert main(["egtb", "probe", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1", "--dir", str(tmp_path)]) == 2
     assert "kradan egtb generate --pieces 4" in capsys.readouterr().err
+    ouk = "8/8/8/4k3/8/8/8/R3K3 b - 30 4 40"
+    assert main(["egtb", "probe", ouk, "--variant", "cambodian", "--dir", str(tmp_path)]) == 0
+    assert "the count allows 13" in capsys.readouterr().out
+    assert main(["egtb", "stats", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+    rows = {line.split(" | ")[0].strip("| "): line for line in capsys.readouterr().out.splitlines()}
+    assert set(rows) >= {"KRvK", "KSvK", "KMvK", "KNvK"}
+    # Makruk's fresh count leaves 13 moves, Ouk's 12 (RULES.md 2.6.2, 3.3)
+    assert "| 16 - 3 = 13 | 12.73% / 28.12% | 15 - 3 = 12 | 22.9% / 44.73% |" in rows["KRvK"]
+    assert main(["egtb", "stats", "--pieces", "3", "--dir", str(tmp_path / "none")]) == 0
+
+
+def test_the_statistics_of_a_two_sided_table(tables: Tablebase) -> None:
+    """KR v KN: the share of White's wins that board's honour turns into draws comes from each
+    game's conversion table, and Ouk's shorter fresh count takes more of them."""
+    material = parse_key("KRvKN")
+    found = table_stats(
+        material, tables.values(material), lambda kind: tables.values(material, kind)
+    )
+    assert found.longest == (40, 40)
+    assert found.counts["makruk"][0] == "64 (board's)"
+    makruk, ouk = found.counts["makruk"][1], found.counts["cambodian"][1]
+    assert makruk is not None and ouk is not None
+    assert [round(100 * x, 1) for x in makruk] == [23.8, 25.6]  # docs/egtb.md, "Results"
+    assert ouk[0] > makruk[0] and ouk[1] > makruk[1]
 
 
 def test_importing_loads_no_compiled_code() -> None:

@@ -1,4 +1,5 @@
-"""``kradan egtb generate | probe``: build the endgame tables, and ask them about a position."""
+"""``kradan egtb generate | verify | probe | stats``: build the endgame tables, check them, ask
+them about a position, and count what they hold."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ EXAMPLES = """examples:
   kradan egtb generate --pieces 3 --dir tables
   kradan egtb verify                        every value against the values after each move
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
-  kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running"""
+  kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running
+  kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 30 4 40' --variant cambodian
+  kradan egtb stats                         who wins each ending, and what the count takes"""
 
 
 def _pieces(text: str) -> int:
@@ -73,12 +76,30 @@ def add_parser(commands: Any) -> None:
     probe.add_argument("position", nargs="+", metavar="POSITION", help="a Makruk FEN")
     probe.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
     probe.add_argument(
+        "--variant",
+        choices=("makruk", "cambodian"),
+        default="makruk",
+        help="the game (default makruk; cambodian: Ouk Chatrang without leap rights)",
+    )
+    probe.add_argument(
         "--counting",
         choices=("auto", "declared"),
         default="auto",
         help="counting rules (default auto, as Fairy-Stockfish)",
     )
     probe.set_defaults(run=run_probe)
+    stats = actions.add_parser(
+        "stats",
+        help="who wins each ending, the longest mate, the wins each game's count takes",
+        description="For every table of 3 to N pieces the directory (or kradan's package)\n"
+        "holds: the share of positions each side wins, White's longest mate, and the share of\n"
+        "White's wins that a count starting now turns into draws, in Makruk and in Ouk.",
+    )
+    stats.add_argument(
+        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+    )
+    stats.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    stats.set_defaults(run=run_stats)
 
 
 def _where() -> str:
@@ -139,9 +160,52 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_probe(args: argparse.Namespace) -> int:
     from ..egtb import Tablebase
 
-    board = Board(" ".join(args.position), counting=args.counting)
+    board = Board(" ".join(args.position), variant=args.variant, counting=args.counting)
     result = Tablebase(args.dir).probe(board)
     print(result)
     if result.best_move is not None:
         print(f"best move: {board.san(result.best_move)} ({result.best_move.uci()})")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from ..egtb.material import build_order
+    from ..egtb.stats import GAMES, table_stats
+
+    tables = TableSet(Path(args.dir) if args.dir else default_directory())
+
+    def share(value: float) -> str:
+        return "0" if value == 0 else f"{100 * value:.4g}%"
+
+    def pair(values: tuple[float, float] | None) -> str:
+        return "missing" if values is None else f"{share(values[0])} / {share(values[1])}"
+
+    head = ["table", "White wins (W / B to move)", "Black wins", "longest mate (moves)"]
+    for game in GAMES:
+        head += [f"{game}: count (moves)", f"{game}: wins it draws"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    shown = 0
+    for material in sorted(build_order(args.pieces), key=lambda m: (m.pieces, m.key)):
+        try:
+            values = tables.values(material)
+        except MissingTableError:
+            continue
+
+        def conversion(kind: str, material: Any = material) -> Any:
+            try:
+                return tables.values(material, kind)
+            except MissingTableError:
+                return None
+
+        found = table_stats(material, values, conversion)
+        longest = " / ".join("-" if m is None else str(m) for m in found.longest)
+        row = [found.key, pair(found.white_wins), pair(found.black_wins), longest]
+        for label, cut in found.counts.values():
+            row += [label, pair(cut)]
+        print("| " + " | ".join(row) + " |")
+        shown += 1
+    if not shown:
+        print(f"no tables in {tables.directory}; make them with 'kradan egtb generate'")
+        return 1
     return 0
