@@ -47,8 +47,10 @@ def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _white_wins(side: np.ndarray, white_to_move: bool) -> np.ndarray:
     """Positions White wins: an odd distance for the side to move when White moves; an even
     one (0 = Black is mated) when Black does."""
-    decided = side < DRAW
-    return decided & (side % 2 == (1 if white_to_move else 0))
+    decided: np.ndarray = side < DRAW
+    parity: np.ndarray = side % 2 == (1 if white_to_move else 0)
+    both: np.ndarray = np.logical_and(decided, parity)
+    return both
 
 
 def _black_wins(side: np.ndarray, white_to_move: bool) -> np.ndarray:
