@@ -15,7 +15,7 @@ from ..errors import MissingTableError
 from .progress import bar
 
 EXAMPLES = """examples:
-  kradan egtb generate                      the 4-piece tables and their conversion tables (62 MiB)
+  kradan egtb generate                      the 4-piece tables and their conversion tables (79 MiB)
   kradan egtb generate --pieces 3 --dir tables
   kradan egtb verify                        every value against the values after each move
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
@@ -175,7 +175,10 @@ def run_stats(args: argparse.Namespace) -> int:
     tables = TableSet(Path(args.dir) if args.dir else default_directory())
 
     def share(value: float) -> str:
-        return "0" if value == 0 else f"{100 * value:.4g}%"
+        if value == 0:
+            return "0"
+        percent = 100 * value
+        return f"{percent:.2f}%" if percent >= 0.01 else f"{percent:.6f}".rstrip("0") + "%"
 
     def pair(values: tuple[float, float] | None) -> str:
         return "missing" if values is None else f"{share(values[0])} / {share(values[1])}"
