@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from _table import peak_memory_mb, print_table
@@ -38,6 +38,8 @@ class Tally:
     other_draws: int = 0
     plies: int = 0
     seconds: float = 0.0
+    #: the positions not won, with how they ended
+    failures: list[str] = field(default_factory=list)
 
 
 def won_positions(tables: Tablebase, count: int, seed: int) -> list[str]:
@@ -87,6 +89,8 @@ def play_out(fen: str, engine: Searcher, tables: Tablebase, limit: Limit, tally:
         tally.count_draws += 1
     else:
         tally.other_draws += 1
+    if outcome.winner != winner:
+        tally.failures.append(f"{fen} ({outcome.termination.value} at {board.fen()})")
 
 
 def main() -> None:
@@ -101,12 +105,14 @@ def main() -> None:
     fens = won_positions(tables, args.positions, args.seed)
     limit = Limit(time=args.time)
     rows = []
+    failures: list[str] = []
     for label, use in (("with tables", directory), ("without tables", False)):
         engine = Searcher(16)
         engine.use_tables(use)
         tally = Tally()
         for fen in fens:
             play_out(fen, engine, tables, limit, tally)
+        failures += [f"{label}: {failure}" for failure in tally.failures]
         rows.append(
             [
                 label,
@@ -125,6 +131,7 @@ def main() -> None:
          "seconds"],
         rows,
     )  # fmt: skip
+    print("\nnot won:" if failures else "", *failures, sep="\n")
 
 
 if __name__ == "__main__":

@@ -357,8 +357,8 @@ def test_positions_the_tables_do_not_cover(tmp_path: Path) -> None:
         probe(kradan.Board("8/8/8/4k3/8/8/8/RRSNK3 w - - 0 1"), directory=tmp_path)
     with pytest.raises(TablebaseError, match=r"not Kar Ouk \(the first check wins there\)"):
         probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", variant="karouk"))
-    with pytest.raises(TablebaseError, match="not Sittuyin"):
-        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3[] w - - 0 1", variant="sittuyin"))
+    with pytest.raises(TablebaseError, match="every piece on the board"):
+        probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3[F] w - - 0 1", variant="sittuyin"))
     with pytest.raises(TablebaseError, match="Ouk positions without leap rights"):
         probe(kradan.Board("8/8/8/4k3/8/8/8/R2K4 w D - 0 1", variant="cambodian"))
     with pytest.raises(TablebaseError, match="sut_khun"):
@@ -478,6 +478,23 @@ def test_board_honour_is_exact_with_the_conversion_table(tables: Tablebase) -> N
     assert fresh.count.exact
 
 
+def test_with_no_count_yet_the_best_move_is_the_one_that_wins_within_the_count(
+    tables: Tablebase,
+) -> None:
+    """Found by benchmarks/egtb_convert.py: with no count running, the fastest mate here takes
+    the knight at once (Kxa4), which starts a pieces'-honour count the KRvK mate does not fit.
+    The probe's move must be one after which the win stands under the count."""
+    fen = "5R2/8/8/1K6/n7/8/4k3/8 w - - 0 1"
+    board = kradan.Board(fen)
+    found = tables.probe(board)
+    assert found.result == 1 and found.best_move is not None
+    assert found.best_move.uci() != "b5a4"
+    board.push_uci("b5a4")
+    assert tables.probe(board).result == 0  # the capture throws the win away
+    outcome = _play_out(tables, fen)
+    assert outcome.termination is kradan.Termination.CHECKMATE and outcome.winner is True
+
+
 def test_board_honour_without_the_conversion_table_is_flagged(
     tables: Tablebase, tmp_path: Path
 ) -> None:
@@ -529,6 +546,44 @@ def _random_counted(tables: Tablebase, key: str, variant: str, count: int, seed:
         if kradan.Board(fen, variant=variant).outcome() is None:
             fens.append(fen)
     return fens
+
+
+# --- Sittuyin: the sit-ke read as a met, its count and its 50-move rule (RULES.md 5.6) ---------
+
+
+@pytest.mark.parametrize(
+    ("fen", "table", "result", "exact", "words"),
+    [
+        # no count yet: it starts at 0 once the lone king is to move, 16 moves for a rook
+        ("8/8/3k4/8/8/3K4/8/R7[] w - - 0 1", "KRvK", 1, True, "the count allows 17"),
+        ("8/8/8/4k3/8/8/8/R3K3[] b - 32 10 40", "KRvK", 0, True, "the count allows 11"),
+        # 10 plies left on the 50-move clock, the mate takes 23: a draw, unless a capture
+        # resets the clock, which the tables cannot see
+        ("8/8/3k4/8/8/3K4/8/R7[] w - - 90 70", "KRvK", 0, False, "the 50-move rule comes first"),
+        ("8/8/3k4/8/8/3K4/8/R7[] w - - 70 70", "KRvK", 1, True, "mate in 12"),
+        # the sit-ke moves as the met: K+F v K is the KMvK table, a draw
+        ("8/8/3k4/8/8/3K4/8/F7[] w - - 0 1", "KMvK", 0, True, "draw (KMvK)"),
+    ],
+)
+def test_sittuyin_reads_the_tables_under_its_count_and_50_move_rule(
+    fen: str, table: str, result: int, exact: bool, words: str
+) -> None:
+    board = kradan.Board(fen, variant="sittuyin")
+    found = probe(board)
+    assert (found.table, found.result) == (table, result)
+    assert found.count is None or found.count.exact == exact
+    assert words in str(found)
+
+
+def test_a_sittuyin_ending_played_out_with_the_probe_is_mate() -> None:
+    fen = "8/8/3k4/8/8/3K4/8/R7[] w - - 0 1"
+    board = kradan.Board(fen, variant="sittuyin")
+    while board.outcome(claim_draw=True) is None:
+        move = probe(board).best_move
+        assert move is not None
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is kradan.Termination.CHECKMATE
 
 
 @pytest.mark.parametrize("variant", ["makruk", "cambodian"])

@@ -49,7 +49,8 @@ def kernel_value(tables: EngineTables, board: kradan.Board) -> int:
     most = tables.prepare(board)
     bbs, info = board.kernel_arrays(room=4)
     declared = board.variant.counting is kradan.variants.CountingMode.DECLARED
-    return int(probe(bbs, info, tables.slab, tables.slots, most, declared, S.MATE, 0))
+    clock = 2 * board.variant.n_move_rule
+    return int(probe(bbs, info, tables.slab, tables.slots, most, declared, clock, S.MATE, 0))
 
 
 def random_boards(
@@ -74,8 +75,12 @@ def random_boards(
         limit = HONOUR_PLIES.get(material.white, 128) if not material.black else 128
         limit -= 2 if variant == "cambodian" else 0  # Ouk's limits: a move fewer
         fields = "- 0" if rng.random() < 0.2 else f"{limit} {rng.randrange(limit + 2)}"
+        if variant == "sittuyin":  # the sit-ke is the met; only a lone king is counted
+            fen = fen.replace("M", "F").replace("m", "f").replace(" ", "[] ", 1)
+            fields = "- 0" if material.black or material.white == "MM" else fields
         fen = fen.replace("- - 0 1", f"- {fields} 40")
-        board = kradan.Board(fen, variant=variant, counting=counting)
+        options = {"counting": counting} if variant != "sittuyin" else {}
+        board = kradan.Board(fen, variant=variant, **options)
         if any(board.legal_moves):  # KNvK and KMvK are all insufficient material: kept
             boards.append(board)
     return boards
@@ -86,12 +91,14 @@ def random_boards(
     [
         *((key, "makruk") for key in ("KRvK", "KSvK", "KNvK", "KMvK", "KMMvK", "KRvKN")),
         *((key, "cambodian") for key in ("KRvK", "KSvK", "KMMvK", "KRvKN")),
+        *((key, "sittuyin") for key in ("KRvK", "KSvK", "KMMvK", "KRvKN")),
     ],
 )
 def test_the_search_probe_agrees_with_the_library(directory: Path, key: str, variant: str) -> None:
     """Each answer the kernel gives is the exact one: a draw where the tables or the count say
     so, else the mate distance; and it answers every lone-king position with a count running.
-    Ouk Chatrang (no leap rights left) reads the same tables under its own count."""
+    Ouk Chatrang (no leap rights left) and Sittuyin (the sit-ke as the met, its 50-move rule
+    besides the count) read the same tables."""
     tables = EngineTables(directory)
     answered = 0
     for board in random_boards(tables, parse_key(key), 300, seed=len(key), variant=variant):

@@ -29,6 +29,9 @@ from ..counting import BOARD_HONOUR, counting_state
 from ..pieces import KING
 from ..variants import CountingMode
 
+#: what a verdict calls the n-move rule (Sittuyin's, RULES.md 5.6)
+N_MOVE_RULE = "the 50-move rule"
+
 
 @dataclass(frozen=True)
 class CountVerdict:
@@ -49,8 +52,15 @@ class CountVerdict:
 
     def __str__(self) -> str:
         verb = "allows" if self.fits else "runs out first: it allows"
-        exact = "" if self.exact else " (not exact: a capture may restart the count)"
+        exact = f" ({self.caveat()})" if not self.exact else ""
         return f"{self.honour}: the count {verb} {self.moves_left} moves{exact}"
+
+    def caveat(self) -> str:
+        """Why the verdict is not exact ("" when it is)."""
+        if self.exact:
+            return ""
+        what = "reset its clock" if self.honour == N_MOVE_RULE else "restart the count"
+        return f"not exact: a capture may {what}"
 
 
 #: ``value(board) -> (wdl, dtm)`` for the side to move, from the tables
@@ -115,9 +125,32 @@ def verdict(
     if wdl == 0 or dtm is None:
         return None
     found = running(board, dtm, wdl > 0, conversion)
-    if found is not None or board.variant.counting is CountingMode.DECLARED:
+    if found is None and board.variant.counting is not CountingMode.DECLARED:
+        found = _ahead(board, wdl, value_of, conversion, depth=2)
+    return _within_clock(board, dtm, wdl > 0, found)
+
+
+def _within_clock(
+    board: Board, dtm: int, winner_to_move: bool, found: CountVerdict | None
+) -> CountVerdict | None:
+    """``found`` with the game's n-move rule (Sittuyin: 100 plies without a capture or pawn
+    move, running on while a count runs) applied: the mate must also come before that clock
+    runs out. A mate that fits is a win; one that does not is a draw unless a capture resets
+    the clock on the way, which the tables cannot see, so not exact."""
+    rule = board.variant.n_move_rule
+    if rule == 0:
         return found
-    return _ahead(board, wdl, value_of, conversion, depth=2)
+    plies = max(2 * rule - board.halfmove_clock, 0)
+    needed = dtm if found is None or found.needed is None else found.needed
+    if needed <= plies and found is not None:
+        return found
+    return CountVerdict(
+        moves_left=_moves_for(plies, winner_to_move),
+        fits=needed <= plies and (found is None or found.fits),
+        exact=needed <= plies and (found is None or found.exact),
+        honour=N_MOVE_RULE if found is None or needed > plies else found.honour,
+        needed=needed,
+    )
 
 
 def _ahead(

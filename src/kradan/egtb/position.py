@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import TablebaseError
-from ..pieces import KING, WHITE
+from ..pieces import FERZ, KING, WHITE
 from ..position import ChessPosition
 from ..variants import StalemateRule
 from .index import index_of
@@ -26,22 +26,27 @@ class Located:
     index: int
 
 
-#: the games whose pawnless endings move as the tables' do (Ouk once no leap rights remain)
-GAMES = ("makruk", "cambodian")
+#: the games whose pawnless endings move as the tables' do (Ouk once no leap rights remain;
+#: Sittuyin once set up, its sit-ke moving as the met)
+GAMES = ("makruk", "cambodian", "sittuyin")
 
 
 def check_rules(board: ChessPosition) -> None:
     """Refuse boards whose rules the tables were not built for.
 
-    :raises TablebaseError: for another game than Makruk or Ouk Chatrang, an Ouk position whose
-        king or met may still leap, or options that change the endings (stalemate not a draw,
-        the king's sutra).
+    :raises TablebaseError: for another game than Makruk, Ouk Chatrang or Sittuyin, an Ouk
+        position whose king or met may still leap, a Sittuyin position still being set up, or
+        options that change the endings (stalemate not a draw, the king's sutra).
     """
     variant = board.variant
     if variant.name not in GAMES:
         raise TablebaseError(
-            f"the endgame tables cover Makruk and Ouk Chatrang positions, not {variant.title}"
-            + (" (the first check wins there)" if variant.checks_to_win else "")
+            "the endgame tables cover Makruk, Ouk Chatrang and Sittuyin positions, not "
+            f"{variant.title}" + (" (the first check wins there)" if variant.checks_to_win else "")
+        )
+    if board.hand(WHITE) or board.hand(not WHITE):
+        raise TablebaseError(
+            f"the endgame tables hold positions with every piece on the board: {board.fen()}"
         )
     if variant.name == "cambodian" and board.has_first_move_rights():
         raise TablebaseError(
@@ -70,7 +75,8 @@ def locate(board: ChessPosition) -> Located:
         if piece.piece_type == KING:
             kings[piece.color] = square
             continue
-        letter = TYPE_TO_LETTER.get(piece.piece_type)
+        # Sittuyin's sit-ke (FSF's ferz) moves as the met: the tables' "M"
+        letter = "M" if piece.piece_type == FERZ else TYPE_TO_LETTER.get(piece.piece_type)
         if letter is None:
             raise TablebaseError(
                 f"the endgame tables hold no {piece.symbol()!r} (pawnless endings only): "

@@ -9,7 +9,7 @@ from ..board import Board
 from ..errors import MissingTableError, TablebaseError
 from ..move import Move
 from .conversion import kind_for, two_sided
-from .count import CountVerdict, running, verdict
+from .count import N_MOVE_RULE, CountVerdict, running, verdict
 from .position import locate
 from .tables import TableSet
 
@@ -56,7 +56,7 @@ class ProbeResult:
             return ("win: " if self.wdl > 0 else "loss: ") + text
         count = self.count
         allows = f"the count allows {count.moves_left}"
-        exact = "" if count.exact else "; not exact: a capture may restart the count"
+        exact = f"; {count.caveat()}" if not count.exact else ""
         if count.fits:
             head = "win: " if self.wdl > 0 else "loss: "
             how = ""
@@ -66,7 +66,8 @@ class ProbeResult:
         why = ""
         if count.needed is None:
             why = ": every win passes a capture whose new count runs out first"
-        return f"draw: the count runs out first ({text}, {allows}; {count.honour}{exact}){why}"
+        first = "the 50-move rule comes" if count.honour == N_MOVE_RULE else "the count runs out"
+        return f"draw: {first} first ({text}, {allows}; {count.honour}{exact}){why}"
 
 
 class Tablebase(TableSet):
@@ -118,13 +119,44 @@ class Tablebase(TableSet):
         """
         wdl, dtm = self.value(board)
         work = board.copy(stack=False)
+        found = verdict(work, wdl, dtm, self.value, self.conversion)
         best = self._count_move(work, wdl) if wdl else None
+        if best is None and found is not None and work.counting_state() is None:
+            best = self._ahead_move(work, wdl)
         if best is None:
             best = self._best_move(work, wdl, dtm)
         located = locate(board)
         table = located.material.key if located.material is not None else "KvK"
-        found = verdict(work, wdl, dtm, self.value, self.conversion)
         return ProbeResult(table, wdl, dtm, best, found)
+
+    def _ahead_move(self, board: Board, wdl: int) -> Move | None:
+        """No count runs yet but one starts with the next moves: the move after which the
+        count's verdict is best for the mover (the winner's fastest win within the count, the
+        loser's escape into a count that runs out, else its longest resistance). The fastest
+        mate may be the wrong move here: a capture that starts a count too short for the mate
+        (KR v KM: taking the met at once leaves a KR v K the new count cuts off)."""
+        best: Move | None = None
+        best_key = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            try:
+                child_wdl, child_dtm = self.value(board)
+                child = verdict(board, child_wdl, child_dtm, self.value, self.conversion)
+            finally:
+                board.pop()
+            lost = child_wdl == -wdl and child_dtm is not None
+            needed = (child.needed if child is not None else None) or child_dtm or 0
+            if wdl > 0:
+                if not lost or (child is not None and not child.fits):
+                    continue
+                key = -needed  # the opponent loses within the count: the soonest
+            elif not lost or (child is not None and not child.fits):
+                key = 1 << 20  # the count saves the loser
+            else:
+                key = needed  # the longest resistance
+            if best is None or key > best_key:
+                best, best_key = move, key
+        return best
 
     def _best_move(self, board: Board, wdl: int, dtm: int | None) -> Move | None:
         """The move that keeps the value: the fastest mate, the slowest loss, or a drawing move."""

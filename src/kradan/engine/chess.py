@@ -80,6 +80,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
         most = self.egtb.prepare(board) if self.egtb is not None else 0
         tables.ctx[S.C_EGTB_PIECES] = most
         tables.ctx[S.C_EGTB_DEPTH] = self.egtb_depth
+        tables.ctx[S.C_EGTB_CLOCK] = 2 * variant.n_move_rule
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
         if most and self.egtb is not None:
             self._slab, self._slots = self.egtb.slab, self.egtb.slots

@@ -27,7 +27,7 @@ from ..egtb.position import check_rules
 from ..egtb.probe import ProbeResult, Tablebase
 from ..errors import TablebaseError
 from ..move import Move
-from ..pieces import KHON, KNIGHT, MET, PAWN, ROOK, WHITE
+from ..pieces import FERZ, KHON, KNIGHT, MET, PAWN, ROOK, WHITE
 from .kernels.tablebase import SIGNATURES
 
 #: 4-piece tables held for the search at once
@@ -56,7 +56,8 @@ def reachable(board: Board) -> list[Material]:
     for color in (WHITE, not WHITE):
         kinds = [p.piece_type for p in board.piece_map().values() if p.color == color]
         counts = [kinds.count(kind) for kind in _KINDS]
-        counts[3] += kinds.count(PAWN)  # a pawn may become a met
+        # a pawn may become a met; Sittuyin's sit-ke (the ferz) is one
+        counts[3] += kinds.count(PAWN) + kinds.count(FERZ)
         sides.append(counts)
     found: dict[str, Material] = {}
     spare = SEARCH_PIECES - 2

@@ -74,7 +74,8 @@ C_ROOT_SP = 6  # undo stack pointer at the root
 C_EGTB_PIECES = 7  # endgame tables: the most pieces of the tables loaded (0: no probes)
 C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search probes
 C_TB_HITS = 9  # endgame-table probes that answered
-CTX_NB = 10
+C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
+CTX_NB = 11
 
 # transposition table entry: move | (score + 32768) << 20 | depth << 36 | bound << 44
 BOUND_EXACT = 1
@@ -370,7 +371,8 @@ def search(
             return alpha
         if ctx[C_EGTB_PIECES] and depth >= ctx[C_EGTB_DEPTH]:
             declared = ctx[C_DRAW_PLY] != 0
-            known = table_probe(bbs, info, slab, slots, ctx[C_EGTB_PIECES], declared, MATE, ply)
+            most, clock = ctx[C_EGTB_PIECES], ctx[C_EGTB_CLOCK]
+            known = table_probe(bbs, info, slab, slots, most, declared, clock, MATE, ply)
             if known != NO_VALUE:
                 ctx[C_TB_HITS] += 1
                 return known

@@ -9,8 +9,9 @@ its White (the stronger side); -1 when the table is not loaded.
 A probe answers only what is exact under the count: a drawn table value is a draw; a win or a
 loss is a mate score when the count cannot cut it short (a lone king, whose captures never
 restart the count, or no count at all in declared counting), and a draw when an automatic count
-runs out first. Everything else (pieces on both sides with a count running, the ply before an
-automatic count starts) is left to the search.
+runs out first; with an n-move rule (Sittuyin) only a mate that comes before its clock runs out.
+Everything else (pieces on both sides with a count running, the ply before an automatic count
+starts, a mate the n-move clock may cut) is left to the search.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..._core.layout import (
     BB_TYPE,
     I_COUNT_LIMIT,
     I_COUNT_PLY,
+    I_RULE50,
     I_STM,
     KHON,
     KING,
@@ -89,11 +91,13 @@ def probe(
     slots: np.ndarray,
     max_pieces: int,
     declared: bool,
+    clock_plies: int,
     mate: int,
     ply: int,
 ) -> int:
     """The exact score of the position for the side to move (mates as ``mate - plies`` from
-    the root at ``ply``), or :data:`NO_VALUE`."""
+    the root at ``ply``), or :data:`NO_VALUE`. ``clock_plies``: the plies of an n-move rule
+    (Sittuyin's 100; 0 for none), within which a mate must come to be trusted."""
     occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
     if popcount(occupied) > max_pieces or bbs[BB_TYPE + PAWN] != 0 or bbs[BB_GATES] != 0:
         return NO_VALUE
@@ -116,6 +120,8 @@ def probe(
         return NO_VALUE  # a capture may start a new count; a declared count may be stopped
     elif distance > limit + 1 - info[I_COUNT_PLY]:
         return 0  # a lone king and the count runs out before the fastest mate
+    if clock_plies and distance > clock_plies - info[I_RULE50]:
+        return NO_VALUE  # the n-move rule may end it first, unless a capture resets its clock
     if distance % 2 == 1:
         return int(mate - ply - distance)
     return int(-mate + ply + distance)
