@@ -8,7 +8,7 @@ the engine's endgame tables and again without them, on the same positions.
 
     kradan egtb generate                                  # the 4-piece tables, once
     python benchmarks/egtb_convert.py --positions 200     # about 15 minutes of one core
-    python benchmarks/egtb_convert.py --dir DIR --time 0.05 --positions 50
+    python benchmarks/egtb_convert.py --dir DIR --time 0.05 --positions 50 --variant cambodian
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
 
-def won_positions(tables: Tablebase, count: int, seed: int) -> list[str]:
+def won_positions(tables: Tablebase, count: int, seed: int, variant: str) -> list[str]:
     """``count`` FENs, no count running, that the side to move wins within the count: an even
     share from each table that has such positions."""
     rng = random.Random(seed)
@@ -56,7 +56,7 @@ def won_positions(tables: Tablebase, count: int, seed: int) -> list[str]:
         if won.size == 0:
             continue
         fens = [f for f in random_fens(material, values, 400, seed=rng.randrange(1 << 30))]
-        winning = [f for f in fens if tables.probe(kradan.Board(f)).result == 1]
+        winning = [f for f in fens if tables.probe(kradan.Board(f, variant=variant)).result == 1]
         if winning:
             pools.append((material.key, winning))
     chosen: list[str] = []
@@ -66,9 +66,11 @@ def won_positions(tables: Tablebase, count: int, seed: int) -> list[str]:
     return chosen
 
 
-def play_out(fen: str, engine: Searcher, tables: Tablebase, limit: Limit, tally: Tally) -> None:
+def play_out(
+    fen: str, variant: str, engine: Searcher, tables: Tablebase, limit: Limit, tally: Tally
+) -> None:
     """The engine wins (or not) ``fen`` against the tables' defence."""
-    board = kradan.Board(fen)
+    board = kradan.Board(fen, variant=variant)
     winner = board.turn
     start = time.perf_counter()
     while board.outcome(claim_draw=True) is None:
@@ -99,10 +101,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="engine seconds per move (0.1)")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--variant", choices=("makruk", "cambodian"), default="makruk")
     args = parser.parse_args()
     directory = args.dir or str(default_directory())
     tables = Tablebase(directory)
-    fens = won_positions(tables, args.positions, args.seed)
+    fens = won_positions(tables, args.positions, args.seed, args.variant)
     limit = Limit(time=args.time)
     rows = []
     failures: list[str] = []
@@ -111,7 +114,7 @@ def main() -> None:
         engine.use_tables(use)
         tally = Tally()
         for fen in fens:
-            play_out(fen, engine, tables, limit, tally)
+            play_out(fen, args.variant, engine, tables, limit, tally)
         failures += [f"{label}: {failure}" for failure in tally.failures]
         rows.append(
             [
@@ -125,8 +128,9 @@ def main() -> None:
             ]
         )
     print_table(
-        f"Won endings of up to 4 pieces played out against the tables' defence ({args.time} s "
-        f"per engine move; tables in {directory}; peak memory {peak_memory_mb():.0f} MB)",
+        f"{args.variant}: won endings of up to 4 pieces played out against the tables' "
+        f"defence ({args.time} s per engine move; tables in {directory}; "
+        f"peak memory {peak_memory_mb():.0f} MB)",
         ["engine", "positions", "mated in time", "count draws", "other draws", "plies",
          "seconds"],
         rows,
