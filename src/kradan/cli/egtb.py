@@ -33,51 +33,48 @@ def _pieces(text: str) -> int:
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "egtb",
-        help="Makruk endgame tables: generate them, probe a position",
-        description="Endgame tables for pawnless Makruk endings (kings included, up to 4 "
-        "pieces;\n5 on request): distance to mate, and what the count makes of it.",
+        help="endgame tables: generate them, probe a position",
+        description="Endgame tables for pawnless Makruk, Ouk and Sittuyin endings (kings "
+        "included,\nup to 4 pieces; 5 on request): distance to mate, and what the count makes "
+        "of it.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="egtb_command", metavar="ACTION", required=True)
-    generate = actions.add_parser(
+    generate = _action(
+        actions,
         "generate",
-        help="build the tables of up to N pieces into the table directory",
-        description="Build every table of 3 to N pieces (kings included) that the directory "
-        "lacks.\n5-piece tables take hours and several GiB of memory each.",
+        run_generate,
+        "build the tables of up to N pieces into the table directory",
+        "Build every table of 3 to N pieces (kings included) that the directory lacks.\n"
+        "5-piece tables take hours and several GiB of memory each.",
     )
-    generate.add_argument(
-        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
-    )
-    generate.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
     generate.add_argument(
         "--force", action="store_true", help="build again the tables the directory has"
     )
-    generate.set_defaults(run=run_generate)
-    verify = actions.add_parser(
+    _action(
+        actions,
         "verify",
-        help="check every table against its successors",
-        description="Re-derive every value of every table of 3 to N pieces that the directory\n"
+        run_verify,
+        "check every table against its successors",
+        "Re-derive every value of every table of 3 to N pieces that the directory\n"
         "(or kradan's package) holds from the values after each move, and report the tables\n"
         "where any differs (exit status 1).",
     )
-    verify.add_argument(
-        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
-    )
-    verify.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
-    verify.set_defaults(run=run_verify)
-    probe = actions.add_parser(
+    probe = _action(
+        actions,
         "probe",
-        help="the result of a Makruk position with best play, within the count",
-        description="Print the result of POSITION (a Makruk FEN; the counting fields, when\n"
-        "present, say which count runs) with best play, the distance to mate, the best move,\n"
-        "and whether the mate comes before the count runs out.",
+        run_probe,
+        "the result of a position with best play, within the count",
+        "Print the result of POSITION (a FEN; the counting fields, when present, say which\n"
+        "count runs) with best play, the distance to mate, the best move, and whether the\n"
+        "mate comes before the count (and Sittuyin's 50-move rule) runs out.",
+        pieces=False,
     )
-    probe.add_argument("position", nargs="+", metavar="POSITION", help="a Makruk FEN")
-    probe.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    probe.add_argument("position", nargs="+", metavar="POSITION", help="a FEN")
     probe.add_argument(
         "--variant",
-        choices=("makruk", "cambodian"),
+        choices=("makruk", "cambodian", "sittuyin"),
         default="makruk",
         help="the game (default makruk; cambodian: Ouk Chatrang without leap rights)",
     )
@@ -85,21 +82,39 @@ def add_parser(commands: Any) -> None:
         "--counting",
         choices=("auto", "declared"),
         default="auto",
-        help="counting rules (default auto, as Fairy-Stockfish)",
+        help="Makruk's and Ouk's counting rules (default auto, as Fairy-Stockfish)",
     )
-    probe.set_defaults(run=run_probe)
-    stats = actions.add_parser(
+    _action(
+        actions,
         "stats",
-        help="who wins each ending, the longest mate, the wins each game's count takes",
-        description="For every table of 3 to N pieces the directory (or kradan's package)\n"
+        run_stats,
+        "who wins each ending, the longest mate, the wins each game's count takes",
+        "For every table of 3 to N pieces the directory (or kradan's package)\n"
         "holds: the share of positions each side wins, White's longest mate, and the share of\n"
         "White's wins that a count starting now turns into draws, in Makruk and in Ouk.",
     )
-    stats.add_argument(
-        "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+
+
+def _action(
+    actions: Any,
+    name: str,
+    run: Any,
+    summary: str,
+    description: str,
+    *,
+    pieces: bool = True,
+) -> argparse.ArgumentParser:
+    """One ``kradan egtb`` action with its ``--dir`` (and ``--pieces``) option."""
+    action: argparse.ArgumentParser = actions.add_parser(
+        name, help=summary, description=description
     )
-    stats.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
-    stats.set_defaults(run=run_stats)
+    if pieces:
+        action.add_argument(
+            "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+        )
+    action.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
+    action.set_defaults(run=run)
+    return action
 
 
 def _where() -> str:
@@ -160,7 +175,8 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_probe(args: argparse.Namespace) -> int:
     from ..egtb import Tablebase
 
-    board = Board(" ".join(args.position), variant=args.variant, counting=args.counting)
+    options = {"counting": args.counting} if args.variant != "sittuyin" else {}
+    board = Board(" ".join(args.position), variant=args.variant, **options)
     result = Tablebase(args.dir).probe(board)
     print(result)
     if result.best_move is not None:
