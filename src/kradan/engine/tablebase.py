@@ -23,9 +23,9 @@ import numpy as np
 from ..board import Board
 from ..egtb.index import table_size
 from ..egtb.material import Material, canonical
-from ..egtb.position import check_rules
+from ..egtb.position import check_rules, locate
 from ..egtb.probe import ProbeResult, Tablebase
-from ..errors import TablebaseError
+from ..errors import MissingTableError, TablebaseError
 from ..move import Move
 from ..pieces import FERZ, KHON, KNIGHT, MET, PAWN, ROOK, WHITE
 from .kernels.tablebase import SIGNATURES
@@ -115,7 +115,13 @@ class EngineTables(Tablebase):
         ):
             return None
         try:
+            material = locate(board).material
+            if pieces > SEARCH_PIECES and material and not self.path(material).exists():
+                return None  # 5-piece tables are made only on request: no news
             return self.probe(board)
+        except MissingTableError as error:
+            self._note_missing(error)
+            return None
         except TablebaseError as error:
             self._note(str(error))
             return None
@@ -144,6 +150,10 @@ class EngineTables(Tablebase):
             return True
         try:
             values = self.load(material)  # not through the cache: the slab holds it
+        except MissingTableError as error:
+            self._missing.add(material.key)
+            self._note_missing(error)
+            return False
         except TablebaseError as error:
             self._missing.add(material.key)
             self._note(str(error))
@@ -189,6 +199,12 @@ class EngineTables(Tablebase):
         fresh = self.problems[self._told :]
         self._told = len(self.problems)
         return fresh
+
+    def _note_missing(self, error: MissingTableError) -> None:
+        """Say once that tables are missing (the first one named), not once per table: a
+        directory without the 4-piece set lacks 20 of them."""
+        if not any(p.startswith("no endgame table") for p in self.problems):
+            self._note(f"{error} (the search goes on without the missing tables)")
 
     def _note(self, problem: str) -> None:
         if problem not in self.problems:
