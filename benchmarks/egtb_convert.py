@@ -27,6 +27,9 @@ from kradan.egtb import MissingTableError, Tablebase, build_order, default_direc
 from kradan.engine.chess import Searcher
 from kradan.engine.types import Limit
 
+#: the positions not won listed per run
+SHOWN = 10
+
 
 @dataclass
 class Tally:
@@ -115,7 +118,9 @@ def main() -> None:
         tally = Tally()
         for fen in fens:
             play_out(fen, args.variant, engine, tables, limit, tally)
-        failures += [f"{label}: {failure}" for failure in tally.failures]
+        failures += [f"{label}: {failure}" for failure in tally.failures[:SHOWN]]
+        if len(tally.failures) > SHOWN:
+            failures.append(f"{label}: ... and {len(tally.failures) - SHOWN} more")
         rows.append(
             [
                 label,
