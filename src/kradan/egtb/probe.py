@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,45 +136,29 @@ class Tablebase(TableSet):
         loser's escape into a count that runs out, else its longest resistance). The fastest
         mate may be the wrong move here: a capture that starts a count too short for the mate
         (KR v KM: taking the met at once leaves a KR v K the new count cuts off)."""
-        best: Move | None = None
-        best_key = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            try:
-                child_wdl, child_dtm = self.value(board)
-                child = verdict(board, child_wdl, child_dtm, self.value, self.conversion)
-            finally:
-                board.pop()
+
+        def key(after: Board) -> int | None:
+            child_wdl, child_dtm = self.value(after)
+            child = verdict(after, child_wdl, child_dtm, self.value, self.conversion)
             lost = child_wdl == -wdl and child_dtm is not None
             needed = (child.needed if child is not None else None) or child_dtm or 0
+            escapes = not lost or (child is not None and not child.fits)
             if wdl > 0:
-                if not lost or (child is not None and not child.fits):
-                    continue
-                key = -needed  # the opponent loses within the count: the soonest
-            elif not lost or (child is not None and not child.fits):
-                key = 1 << 20  # the count saves the loser
-            else:
-                key = needed  # the longest resistance
-            if best is None or key > best_key:
-                best, best_key = move, key
-        return best
+                return None if escapes else -needed  # the opponent loses within the count
+            return 1 << 20 if escapes else needed  # the count saves the loser, or resist
+
+        return _pick(board, key)
 
     def _best_move(self, board: Board, wdl: int, dtm: int | None) -> Move | None:
         """The move that keeps the value: the fastest mate, the slowest loss, or a drawing move."""
-        best: Move | None = None
-        best_key = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            try:
-                child_wdl, child_dtm = self.value(board)
-            finally:
-                board.pop()
+
+        def key(after: Board) -> int | None:
+            child_wdl, child_dtm = self.value(after)
             if child_wdl != -wdl:
-                continue
-            key = 0 if child_dtm is None else (-child_dtm if wdl > 0 else child_dtm)
-            if best is None or key > best_key:
-                best, best_key = move, key
-        return best
+                return None
+            return 0 if child_dtm is None else (-child_dtm if wdl > 0 else child_dtm)
+
+        return _pick(board, key)
 
     def _count_move(self, board: Board, wdl: int) -> Move | None:
         """With pieces on both sides and a count running: the move that reaches the first mate
@@ -181,22 +166,16 @@ class Tablebase(TableSet):
         ``None`` when that does not apply."""
         if board.counting_state() is None or self.conversion(board) is None:
             return None
-        best: Move | None = None
-        best_key = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            try:
-                plies = self._success_after(board)
-            finally:
-                board.pop()
+
+        def key(after: Board) -> int | None:
+            plies = self._success_after(after)
             if wdl > 0 and (plies is None or plies < 0):
-                continue
+                return None
             # the winner wants the fewest plies to its success; the loser none for its
             # opponent (a draw), else the most
-            key = 1000 if plies is None else -plies
-            if best is None or key > best_key:
-                best, best_key = move, key
-        return best
+            return 1000 if plies is None else -plies
+
+        return _pick(board, key)
 
     def _success_after(self, board: Board) -> int | None:
         """After a move: plies to the mover's first success (positive), or to its opponent's
@@ -210,6 +189,22 @@ class Tablebase(TableSet):
             return None
         fresh = running(board, dtm, winner_to_move=False)
         return 1 if fresh is None or fresh.fits else None
+
+
+def _pick(board: Board, key: Callable[[Board], int | None]) -> Move | None:
+    """The legal move of ``board`` whose position ``key`` ranks highest (``None``: not a
+    candidate); the first of equals. ``board`` is left as it was."""
+    best: Move | None = None
+    best_key = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            ranked = key(board)
+        finally:
+            board.pop()
+        if ranked is not None and (best is None or ranked > best_key):
+            best, best_key = move, ranked
+    return best
 
 
 _default: dict[Path, Tablebase] = {}
