@@ -1,6 +1,7 @@
 """The typed errors kradan raises for bad input (DESIGN.md: "Bad input gets a clear error").
 
-All of them subclass :class:`ValueError`, so ``except ValueError`` catches every bad-input case.
+All of them but :class:`ExecutorError` subclass :class:`ValueError`, so ``except ValueError``
+catches every bad-input case; :class:`ExecutorError` is the machine's trouble, not the input's.
 Messages quote the offending input with ``!r`` and, for moves, the position's FEN.
 """
 
@@ -68,10 +69,16 @@ class CorruptTableError(TablebaseError):
     """An endgame-table file that is damaged: a wrong header, size or checksum."""
 
 
+class ExecutorError(KradanError, RuntimeError):
+    """Parallel work cannot run: Ray is not installed, a cluster cannot be reached, or a task
+    kept losing its worker."""
+
+
 __all__ = [
     "AmbiguousMoveError",
     "CorruptTableError",
     "CountingError",
+    "ExecutorError",
     "IllegalMoveError",
     "InputFileError",
     "InvalidFenError",

@@ -9,16 +9,15 @@ a game longer than ``max_plies`` is adjudicated a draw.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
 from .engine.types import Limit
 from .errors import KradanError
+from .executors import Executor, in_order, make_executor, run_tasks
 from .games import Game, canonical_name, find_game, new_board
 from .pgn import game_text
 from .players import make_player
@@ -195,6 +194,8 @@ class GameTask:
     seed: int
     #: the position the game starts from (FEN or Alquerque position text); the start when None
     start: str | None = None
+    #: the game's number in the match, from 1 (its PGN ``[Round]``); 0: none
+    round: int = 0
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -252,6 +253,8 @@ def play_game(task: GameTask) -> GameRecord:
     control = f"{task.control.base:g}+{task.control.increment:g}"
     headers = {"White": white.name, "Black": black.name, "Result": result,
                "Termination": termination, "TimeControl": control}  # fmt: skip
+    if task.round:
+        headers["Round"] = str(task.round)
     return GameRecord(
         white.name,
         black.name,
@@ -328,29 +331,56 @@ def tasks(
     for index in range(games):
         start, moves = openings[(index // 2) % len(openings)]
         out.append(GameTask(first, second, variant, tuple(moves), index % 2 == 0, control,
-                            max_plies, seed=index, start=start))  # fmt: skip
+                            max_plies, seed=index, start=start, round=index + 1))  # fmt: skip
     return out
 
 
 def run_match(
-    games: list[GameTask], concurrency: int = 1, on_game: Callable[[GameRecord], None] | None = None
+    games: list[GameTask],
+    concurrency: int = 1,
+    on_game: Callable[[GameRecord], None] | None = None,
+    *,
+    executor: Executor | None = None,
+    on_done: Callable[[int, GameRecord], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` in ``concurrency`` worker processes; ``on_game`` hears of each one."""
+    """Play ``games``: here, one after another, when ``concurrency`` is 1 and no ``executor`` is
+    given; else on ``executor`` (or a local pool of ``concurrency`` processes), at most
+    ``concurrency`` at a time. ``on_done(count, record)`` hears of each game as it ends, and
+    ``on_game`` of each in round order (the order of ``games``), so that a PGN file written
+    from it holds every game once, in order, even when a worker died and its game was
+    replayed elsewhere. The result's games are in round order too."""
     result = MatchResult()
-    for record in _play_all(games, concurrency):
+    for _index, record in in_order(_play_all(games, concurrency, executor, on_done)):
         result.games.append(record)
         if on_game is not None:
             on_game(record)
     return result
 
 
-def _play_all(games: list[GameTask], concurrency: int) -> Iterator[GameRecord]:
-    if concurrency <= 1:
-        for task in games:
-            yield play_game(task)
+def _play_all(
+    games: list[GameTask],
+    concurrency: int,
+    executor: Executor | None,
+    on_done: Callable[[int, GameRecord], None] | None,
+) -> Iterator[tuple[int, GameRecord]]:
+    """``(round index, record)`` for every game, as each ends."""
+    if concurrency <= 1 and executor is None:
+        finished = ((index, play_game(task)) for index, task in enumerate(games))
+        yield from _counted(finished, on_done)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=concurrency, mp_context=context) as pool:
-        futures = [pool.submit(play_game, task) for task in games]
-        for future in as_completed(futures):
-            yield future.result()
+    own = executor is None
+    pool = executor if executor is not None else make_executor("local", concurrency)
+    try:
+        yield from _counted(run_tasks(pool, play_game, games, in_flight=concurrency), on_done)
+    finally:
+        if own:
+            pool.shutdown()
+
+
+def _counted(
+    finished: Iterator[tuple[int, GameRecord]], on_done: Callable[[int, GameRecord], None] | None
+) -> Iterator[tuple[int, GameRecord]]:
+    for count, (index, record) in enumerate(finished, start=1):
+        if on_done is not None:
+            on_done(count, record)
+        yield index, record

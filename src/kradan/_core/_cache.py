@@ -3,8 +3,8 @@
 numba invalidates a cached function only when *its own* file changes, not when a function it
 calls (in another file) does; a stale cache then runs old code. Before any compiled module is
 imported, this compares a fingerprint of every source file of the compiled packages (the
-kernel, the engine, Alquerque) with the one stored beside the cache, and empties the caches when
-they differ. It costs one read of those sources per import.
+kernel, the engine and its kernels, Alquerque, the end-game tables) with the one stored beside
+the cache, and empties the caches when they differ. It costs one read of those sources per import.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_COMPILED = ("_core", "engine", "alquerque")
+_COMPILED = ("_core", "engine", "alquerque", "egtb")
 _STAMP = "kradan-kernel.fingerprint"
 
 
@@ -26,13 +26,18 @@ def _cache_dir(source: Path) -> Path:
     return source / "__pycache__"
 
 
+def _sources() -> list[Path]:
+    """Every source file of the compiled packages, their subpackages (``engine/kernels``)
+    included."""
+    return [path for name in _COMPILED for path in sorted((_PACKAGE / name).rglob("*.py"))]
+
+
 def fingerprint() -> str:
     """A digest of every source file of the compiled packages."""
     digest = hashlib.sha256()
-    for name in _COMPILED:
-        for path in sorted((_PACKAGE / name).glob("*.py")):
-            digest.update(f"{name}/{path.name}".encode())
-            digest.update(path.read_bytes())
+    for path in _sources():
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -46,8 +51,8 @@ def drop_stale_cache() -> None:
     except OSError:
         pass
     try:
-        for name in _COMPILED:
-            cache = _cache_dir(_PACKAGE / name)
+        for folder in sorted({path.parent for path in _sources()}):
+            cache = _cache_dir(folder)
             cache.mkdir(parents=True, exist_ok=True)
             for path in cache.glob("*.nb[ic]"):
                 path.unlink()

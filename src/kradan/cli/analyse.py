@@ -9,8 +9,14 @@ from typing import Any
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
 from ..games import AnyBoard
-from .common import add_game_argument, fail, load_position, read_game_number
-from .progress import Progress
+from .common import (
+    add_executor_arguments,
+    add_game_argument,
+    fail,
+    load_position,
+    read_game_number,
+)
+from .progress import Progress, open_text
 
 EXAMPLES = """examples:
   kradan analyse                                     Makruk's start position, 5 seconds
@@ -18,7 +24,11 @@ EXAMPLES = """examples:
   kradan analyse --variant alquerque-bell --time 2
   kradan analyse games.pgn --game 2 --ply 30          a position of a saved game
   kradan analyse games.pgn --annotate annotated.pgn --time 0.5
-                                                     every move judged, mistakes marked"""
+                                                     every move of every game judged
+  kradan analyse games.pgn --annotate out.pgn --concurrency 2
+                                                     two games at a time
+  kradan analyse games.pgn --annotate out.pgn --executor ray --address ray://HOST:10001
+                                                     on a Ray cluster (docs/cluster.md)"""
 
 
 def add_parser(commands: Any) -> None:
@@ -40,10 +50,20 @@ def add_parser(commands: Any) -> None:
                         " --annotate)")  # fmt: skip
     parser.add_argument("--depth", type=int, help="search this many plies deep instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="show K lines")
-    parser.add_argument("--game", type=int, default=1, metavar="N", help="a PGN file's N-th game")
+    parser.add_argument(
+        "--game",
+        type=int,
+        metavar="N",
+        help="a PGN file's N-th game (default: the first; with --annotate, all)",
+    )
     parser.add_argument("--ply", type=int, metavar="N", help="the position after N plies")
     parser.add_argument("--annotate", metavar="OUT.pgn",
-                        help="judge every move of the PGN game, write it to OUT.pgn")  # fmt: skip
+                        help="judge every move of the PGN file's games (or --game N), write "
+                        "them to OUT.pgn")  # fmt: skip
+    parser.add_argument("--concurrency", type=int, metavar="N",
+                        help="with --annotate: games annotated at once (default 1; with "
+                        "--executor ray the cluster's CPUs)")  # fmt: skip
+    add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -88,7 +108,7 @@ def _analyse_position(args: argparse.Namespace) -> int:
     from ..engine.tablebase import default_tables, table_answer, table_line
 
     text = " ".join(args.position) if args.position else None
-    board = load_position(text, args.variant, game=args.game, ply=args.ply)
+    board = load_position(text, args.variant, game=args.game or 1, ply=args.ply)
     if board.outcome() is not None:
         print(f"the game is over: {board.outcome()}")
         return 0
@@ -124,6 +144,12 @@ def _analyse_position(args: argparse.Namespace) -> int:
 
 
 def _annotate(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        return _annotate_one(args)
+    return _annotate_file(args)
+
+
+def _annotate_one(args: argparse.Namespace) -> int:
     from ..engine.annotate import annotate
 
     game = read_game_number(" ".join(args.position), args.game, args.variant)
@@ -137,6 +163,82 @@ def _annotate(args: argparse.Namespace) -> int:
         return fail(f"cannot write {args.annotate!r}: {error.strerror}")
     marked = sum(1 for node in game.mainline() if node.nags)
     print(f"{len(game.mainline_moves())} moves judged, {marked} marked; written to {args.annotate}")
+    return 0
+
+
+def _annotate_file(args: argparse.Namespace) -> int:
+    """Every game of the file, in chunks, here or on an executor; written in the file's order."""
+    import sys
+
+    from ..engine.annotate_file import ChunkResult, annotate_chunk, plan_chunks
+    from ..executors import default_executor_name, in_order, make_executor, run_tasks
+
+    path = " ".join(args.position)
+    open_text(path).close()  # refuses, at once, a file that is not there or is not text
+    limit = _limit(args, 0.5)
+    name = args.executor or ("ray" if args.address else default_executor_name())
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError(f"--concurrency {args.concurrency} must be at least 1")
+    executor = None
+    concurrency = args.concurrency or 1
+    if name == "ray" or concurrency > 1:
+        executor = make_executor(name, args.concurrency, args.address)
+        if name == "ray" and args.concurrency is None:
+            concurrency = executor.slots
+    chunks = plan_chunks(path, args.variant, limit, concurrency)
+    total = sum(chunk.games for chunk in chunks)
+    progress = Progress(total, "games annotated")
+    done = games = moves = marked = 0
+    problems: list[str] = []
+    if executor is not None:
+        print(f"kradan: {total} games in {len(chunks)} chunks, {concurrency} at a time, on "
+              f"{executor.describe()}", file=sys.stderr, flush=True)  # fmt: skip
+
+    def finished() -> Any:
+        nonlocal done
+        if executor is None:
+            for index, chunk in enumerate(chunks):
+                before = done
+
+                def advanced(count: int, before: int = before) -> None:
+                    progress.update(before + count)
+
+                result = annotate_chunk(chunk, advanced)
+                done += result.games
+                yield index, result
+            return
+        for index, result in run_tasks(executor, annotate_chunk, chunks, in_flight=concurrency):
+            done += result.games
+            progress.update(done)
+            yield index, result
+
+    try:
+        with open(args.annotate, "w", encoding="utf-8", newline="\n") as out:
+            for _index, result in in_order(finished()):
+                chunk_result: ChunkResult = result
+                out.write(chunk_result.text)
+                out.flush()
+                games += chunk_result.games
+                moves += chunk_result.moves
+                marked += chunk_result.marked
+                problems += chunk_result.problems
+    except OSError as error:
+        return fail(f"cannot write {args.annotate!r}: {error.strerror}")
+    except KeyboardInterrupt:
+        print(f"\nkradan: stopped; {args.annotate} holds the first {games} games",
+              file=sys.stderr)  # fmt: skip
+        raise
+    finally:
+        progress.close()
+        if executor is not None:
+            executor.shutdown()
+    for problem in problems[:20]:
+        print(f"kradan: {problem}", file=sys.stderr)
+    count = len(problems)
+    kept = f" ({count} problem{'s' if count != 1 else ''} read past)" if problems else ""
+    plural = "s" if games != 1 else ""
+    print(f"{games} game{plural}, {moves} moves judged, {marked} marked; written to "
+          f"{args.annotate}{kept}")  # fmt: skip
     return 0
 
 

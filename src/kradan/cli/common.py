@@ -48,6 +48,20 @@ def add_game_argument(
         parser.add_argument("variant", nargs="?", default=default, help=text)
 
 
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--executor local|ray`` and ``--address``: where parallel work runs (docs/cluster.md)."""
+    parser.add_argument(
+        "--executor", choices=("local", "ray"),
+        help="where the work runs: local processes, or a Ray cluster (pip install "
+        "'kradan[ray]'); default ray when RAY_ADDRESS is set, else local",
+    )  # fmt: skip
+    parser.add_argument(
+        "--address", metavar="ADDRESS",
+        help="the Ray cluster (ray://HOST:10001, or HOST:PORT on a node of the cluster); "
+        "default RAY_ADDRESS, else a Ray instance started here",
+    )  # fmt: skip
+
+
 def load_position(
     text: str | None, variant: str, *, game: int = 1, ply: int | None = None
 ) -> AnyBoard:

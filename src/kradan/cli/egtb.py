@@ -11,12 +11,14 @@ from typing import Any
 
 from ..board import Board
 from ..egtb.tables import TableSet, default_directory
-from ..errors import MissingTableError
+from ..errors import MissingTableError, UsageError
+from .common import add_executor_arguments
 from .progress import bar
 
 EXAMPLES = """examples:
   kradan egtb generate                      the 4-piece tables and their conversion tables (79 MiB)
   kradan egtb generate --pieces 3 --dir tables
+  kradan egtb generate --concurrency 2      two tables at a time (docs/cluster.md: on Ray)
   kradan egtb verify                        every value against the values after each move
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running
@@ -52,6 +54,11 @@ def add_parser(commands: Any) -> None:
     generate.add_argument(
         "--force", action="store_true", help="build again the tables the directory has"
     )
+    generate.add_argument(
+        "--concurrency", type=int, metavar="N",
+        help="tables built at once (default 1; with --executor ray the cluster's CPUs)",
+    )  # fmt: skip
+    add_executor_arguments(generate)
     _action(
         actions,
         "verify",
@@ -121,6 +128,21 @@ def _where() -> str:
     return f"default {default_directory()}, or $KRADAN_EGTB_DIR"
 
 
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor ``--executor``/``--address``/``--concurrency`` ask for; ``None``: build
+    here, one table after another."""
+    from ..executors import default_executor_name, make_executor
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError(f"--concurrency {args.concurrency} must be at least 1")
+    name = args.executor or ("ray" if args.address else default_executor_name())
+    if name != "ray" and (args.concurrency or 1) == 1:
+        return None
+    executor = make_executor(name, args.concurrency, args.address)
+    print(f"kradan: building tables on {executor.describe()}", file=sys.stderr, flush=True)
+    return executor
+
+
 def run_generate(args: argparse.Namespace) -> int:
     from ..egtb.generate import generate
 
@@ -134,9 +156,13 @@ def run_generate(args: argparse.Namespace) -> int:
             print(f"\r{bar(done, total)} tables  {note:<32}", end="", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
-    built = generate(
-        args.pieces, directory, load=tables.values, force=args.force, on_progress=report
-    )
+    executor = _executor(args)
+    try:
+        built = generate(args.pieces, directory, load=tables.values, force=args.force,
+                         on_progress=report, executor=executor)  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.shutdown()
     if shown:
         print(file=sys.stderr)
     for table in built:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
-from .common import add_game_argument
+from .common import add_executor_arguments, add_game_argument
 from .progress import bar
 
 
@@ -26,45 +26,71 @@ def add_parser(commands: Any) -> None:
     add_game_argument(parser)
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (10+0.1)")
-    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument(
+        "--concurrency", type=int,
+        help="games played at once (default 1; with --executor ray the cluster's CPUs)",
+    )  # fmt: skip
     parser.add_argument("--pgn", help="save every game to this PGN file")
     parser.add_argument(
         "--openings", metavar="FILE",
         help="start positions: a PGN file (each game's main line), or FENs or UCI lines",
     )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
+    add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    from ..executors import default_executor_name, make_executor
     from ..games import canonical_name
     from ..match import GameRecord, TimeControl, load_openings, run_match, tasks
 
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
-    if args.games < 1 or args.concurrency < 1:
+    if args.games < 1 or (args.concurrency is not None and args.concurrency < 1):
         raise UsageError("--games and --concurrency must be at least 1")
     openings = load_openings(args.openings, variant) if args.openings else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
+    name = args.executor or ("ray" if args.address else default_executor_name())
+    concurrency = args.concurrency or 1
+    executor = None
+    if name == "ray" or concurrency > 1:
+        executor = make_executor(name, args.concurrency, args.address)
+        if name == "ray" and args.concurrency is None:
+            concurrency = executor.slots
+        print(f"kradan: {len(games)} games, {concurrency} at a time, on {executor.describe()}",
+              file=sys.stderr, flush=True)  # fmt: skip
     handle = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
-    done = 0
+    written = 0
 
-    def on_game(record: GameRecord) -> None:
-        nonlocal done
-        done += 1
+    def on_game(record: GameRecord) -> None:  # in round order
+        nonlocal written
+        written += 1
         if handle is not None:
             handle.write(record.pgn + "\n")
             handle.flush()
+
+    def on_done(done: int, record: GameRecord) -> None:  # as each game ends, anywhere
         print(f"\r{bar(done, len(games))} last: {record.result} ({record.termination})",
               end="", file=sys.stderr, flush=True)  # fmt: skip
 
     try:
-        result = run_match(games, args.concurrency, on_game)
+        result = run_match(games, concurrency, on_game, executor=executor, on_done=on_done)
+    except KeyboardInterrupt:
+        saved = f"; {args.pgn} holds the first {written}" if handle is not None else ""
+        print(f"\nkradan: match stopped after {written} games in round order{saved}",
+              file=sys.stderr)  # fmt: skip
+        raise
     finally:
         if handle is not None:
             handle.close()
+        if executor is not None:
+            executor.shutdown()
     print(file=sys.stderr)
+    if executor is not None and executor.replayed:
+        print(f"kradan: {executor.replayed} games replayed after their worker was lost",
+              file=sys.stderr)  # fmt: skip
     elo, margin = result.elo()
     names = {g.white if g.first_is_white else g.black for g in result.games}
     first = names.pop() if len(names) == 1 else args.first

@@ -1,0 +1,88 @@
+"""The default backend: the standard library's process pool on this machine's cores.
+
+Workers are started with ``spawn`` (a clean interpreter each, as on every platform) and warmed
+once (:func:`~kradan.executors.warm.warm_worker`). A worker that dies breaks the whole pool in
+the standard library: every task in flight fails with ``BrokenProcessPool``. The next
+submission then starts a fresh pool, and :func:`~kradan.executors.run_tasks` submits those
+tasks again."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from .base import Executor
+from .warm import call_warm, warm_worker
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class LocalExecutor(Executor):
+    """``workers`` processes on this machine."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        super().__init__()
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def slots(self) -> int:
+        return self.workers
+
+    def _fresh_pool(self) -> ProcessPoolExecutor:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=warm_worker)
+        return self._pool
+
+    def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
+        pool = self._pool or self._fresh_pool()
+        try:
+            return pool.submit(call_warm, function, item)
+        except BrokenProcessPool:  # a worker died since the last submission
+            return self._fresh_pool().submit(call_warm, function, item)
+
+    def is_worker_loss(self, error: BaseException) -> bool:
+        return isinstance(error, BrokenProcessPool)
+
+    def worker_pids(self) -> list[int]:
+        """The pool's processes (for tests that kill one)."""
+        if self._pool is None:
+            return []
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [process.pid for process in processes.values() if process.pid is not None]
+
+    def cancel(self, futures: list[Future[Any]]) -> None:
+        for future in futures:
+            future.cancel()
+        self._stop_workers()
+
+    def _stop_workers(self) -> None:
+        """End the workers now: a running task is dropped, not waited for (the pool has no
+        public way to do that before Python 3.14's ``terminate_workers``)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+
+    def describe(self) -> str:
+        count = self.workers
+        return f"{count} local process{'es' if count != 1 else ''}"
+
+    def shutdown(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,256 @@
+"""kradan.executors (issue 15): the local process pool behind the executor seam, the loop that
+replays a task whose worker died, results put back in order, and a match that loses a worker
+and still writes every game once, in round order. The Ray backend: tests/test_cluster_ray.py."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import re
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+
+from kradan.errors import ExecutorError, PgnError, UsageError
+from kradan.executors import (
+    ATTEMPTS,
+    WorkerLost,
+    default_executor_name,
+    in_order,
+    make_executor,
+    run_tasks,
+)
+from kradan.executors.local import LocalExecutor
+from kradan.match import GameRecord, TimeControl, run_match, tasks
+from tests import executor_tasks
+
+
+def test_in_order_gives_each_result_once_its_predecessors_arrived() -> None:
+    arrivals = list(range(50))
+    random.Random(7).shuffle(arrivals)
+    seen = []
+    for index, value in in_order((i, f"r{i}") for i in arrivals):
+        seen.append((index, value))
+    assert seen == [(i, f"r{i}") for i in range(50)]
+
+
+def test_in_order_holds_back_what_comes_early() -> None:
+    stream = in_order(iter([(2, "c"), (0, "a"), (1, "b")]))
+    assert next(stream) == (0, "a")  # 2 was held until 0 and 1 came
+    assert list(stream) == [(1, "b"), (2, "c")]
+
+
+def test_the_default_is_local_unless_ray_address_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert default_executor_name() == "local"
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:6379")
+    assert default_executor_name() == "ray"
+
+
+@pytest.mark.parametrize(
+    ("name", "workers", "address", "words"),
+    [
+        ("dask", 2, None, "unknown executor 'dask'"),
+        ("local", 0, None, "0 workers"),
+        ("local", 2, "ray://127.0.0.1:10001", "--address 'ray://127.0.0.1:10001'"),
+    ],
+)
+def test_bad_executor_choices_are_usage_errors(
+    name: str, workers: int, address: str | None, words: str
+) -> None:
+    with pytest.raises(UsageError, match=words.replace("(", r"\(")):
+        make_executor(name, workers, address)
+
+
+def test_every_task_returns_once_on_the_local_pool() -> None:
+    with LocalExecutor(2) as executor:
+        found = dict(run_tasks(executor, executor_tasks.square, list(range(30))))
+    assert found == {i: i * i for i in range(30)}
+    assert executor.replayed == 0
+
+
+def test_a_task_whose_worker_died_is_replayed(tmp_path: Path) -> None:
+    marker = str(tmp_path / "died")
+    items = [(i, marker if i == 3 else "") for i in range(8)]
+    with LocalExecutor(2) as executor:
+        found = list(run_tasks(executor, executor_tasks.die_once, items))
+    assert Path(marker).exists()  # the worker really died once
+    assert sorted(found) == [(i, i * i) for i in range(8)]
+    assert executor.replayed >= 1
+
+
+def test_a_task_that_always_kills_its_worker_is_given_up(tmp_path: Path) -> None:
+    with LocalExecutor(1) as executor, pytest.raises(WorkerLost, match=f"{ATTEMPTS} times"):
+        list(run_tasks(executor, executor_tasks.always_die, [1]))
+    assert executor.replayed == ATTEMPTS
+    assert isinstance(WorkerLost("x"), ExecutorError)
+
+
+def test_a_task_error_is_raised_as_it_was() -> None:
+    with LocalExecutor(1) as executor, pytest.raises(PgnError, match="no game in 5"):
+        list(run_tasks(executor, executor_tasks.fail_typed, [5]))
+
+
+def test_in_flight_bounds_what_is_submitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    submitted: list[int] = []
+    with LocalExecutor(2) as executor:
+        original = executor.submit
+
+        def counting(function, item):  # type: ignore[no-untyped-def]
+            submitted.append(item)
+            return original(function, item)
+
+        monkeypatch.setattr(executor, "submit", counting)
+        stream = run_tasks(executor, executor_tasks.square, list(range(10)), in_flight=3)
+        next(stream)
+        assert len(submitted) <= 4  # three in flight, then one more after the first came back
+        stream.close()
+
+
+def _match_games(count: int) -> list:  # type: ignore[type-arg]
+    return tasks("kradan:level=2", "random", "makruk", count, TimeControl(2, 0.05), max_plies=30)
+
+
+def test_a_match_that_loses_a_worker_writes_every_game_once_in_round_order() -> None:
+    """A worker is killed while games are being played: its games are played again elsewhere,
+    and the games come out once each, in round order (issue 15, item 3)."""
+    games = _match_games(8)
+    executor = LocalExecutor(2)
+    done = threading.Event()
+    killed: list[int] = []
+
+    def on_done(count: int, record: GameRecord) -> None:
+        if count == 2 and not killed:
+            pid = executor.worker_pids()[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+            done.set()
+
+    written: list[GameRecord] = []
+    with executor:
+        result = run_match(games, 2, written.append, executor=executor, on_done=on_done)
+    assert killed and done.is_set()
+    assert executor.replayed >= 1  # a game in flight on the killed worker was played again
+    rounds = [int(record.pgn.split('[Round "')[1].split('"')[0]) for record in written]
+    assert rounds == list(range(1, 9))
+    assert [g.pgn for g in result.games] == [g.pgn for g in written]
+
+
+def test_the_same_match_gives_the_same_games_in_and_out_of_process() -> None:
+    games = tasks("random", "random", "makruk", 6, TimeControl(10, 0), max_plies=60)
+    here = run_match(games, 1)
+    with LocalExecutor(2) as executor:
+        pooled = run_match(games, 2, executor=executor)
+    assert [(g.result, g.moves) for g in here.games] == [(g.result, g.moves) for g in pooled.games]
+
+
+# --- a PGN file in chunks (kradan analyse FILE --annotate) ---------------------------------------
+
+
+def _games_file(path: Path, count: int) -> list[str]:
+    games = tasks("random", "random", "makruk", count, TimeControl(10, 0), max_plies=12)
+    texts = [record.pgn for record in run_match(games).games]
+    path.write_text("\ufeff" + "\n".join(texts) + "\n", encoding="utf-8")
+    return texts
+
+
+def test_game_offsets_find_each_game_start(tmp_path: Path) -> None:
+    from kradan.pgn.offsets import game_offsets
+
+    source = tmp_path / "g.pgn"
+    texts = _games_file(source, 5)
+    data = source.read_bytes()
+    offsets = game_offsets(str(source))
+    assert len(offsets) == 5
+    assert offsets[0] == 0  # the byte-order mark belongs to the first game
+    for offset, text in zip(offsets[1:], texts[1:], strict=True):
+        assert data[offset:].startswith(text.split("\n")[0].encode())
+
+
+def test_game_offsets_of_movetext_without_tags_and_of_blank_files(tmp_path: Path) -> None:
+    from kradan.pgn.offsets import game_offsets
+
+    source = tmp_path / "g.pgn"
+    source.write_text('\n1. e4 e5 *\n\n[Event "b"]\n\n1. d4 *\n')
+    assert game_offsets(str(source)) == [1, 13]
+    source.write_text("\n \n")
+    assert game_offsets(str(source)) == []
+
+
+def test_chunks_cover_every_game_once(tmp_path: Path) -> None:
+    from kradan.engine.annotate_file import plan_chunks
+    from kradan.engine.types import Limit
+
+    source = tmp_path / "g.pgn"
+    _games_file(source, 10)
+    chunks = plan_chunks(str(source), "makruk", Limit(depth=1), workers=2)
+    # about four chunks per worker: ten games over 2 x 4 chunks make chunks of two games
+    assert [(c.first, c.games) for c in chunks] == [(1, 2), (3, 2), (5, 2), (7, 2), (9, 2)]
+    assert sum(c.games for c in chunks) == 10
+    assert chunks[0].start == 0 and chunks[-1].end == source.stat().st_size
+    assert all(a.end == b.start for a, b in itertools.pairwise(chunks))
+
+
+def test_annotating_a_file_on_a_pool_writes_every_game_in_the_files_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kradan.cli.main import main
+
+    source, here, pooled = tmp_path / "g.pgn", tmp_path / "a.pgn", tmp_path / "b.pgn"
+    _games_file(source, 7)
+    argv = ["analyse", str(source), "--depth", "2", "--annotate"]
+    assert main([*argv, str(here)]) == 0
+    assert main([*argv, str(pooled), "--concurrency", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("7 games, ") == 2
+    assert here.read_text() == pooled.read_text()
+    rounds = re.findall(r'\[Round "(\d+)"\]', here.read_text())
+    assert rounds == [str(n) for n in range(1, 8)]
+    assert here.read_text().count("[%eval ") > 7
+
+
+def test_annotate_with_game_n_judges_that_game_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kradan.cli.main import main
+
+    source, target = tmp_path / "g.pgn", tmp_path / "a.pgn"
+    _games_file(source, 3)
+    assert main(["analyse", str(source), "--annotate", str(target), "--game", "2",
+                 "--depth", "2"]) == 0  # fmt: skip
+    assert re.findall(r'\[Round "(\d+)"\]', target.read_text()) == ["2"]
+
+
+def test_a_damaged_game_is_annotated_as_read_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kradan.cli.main import main
+
+    source, target = tmp_path / "g.pgn", tmp_path / "a.pgn"
+    texts = _games_file(source, 3)
+    texts[1] = texts[1].replace("\n1. ", "\n1. Zz9 ", 1)
+    source.write_text("\n".join(texts) + "\n")
+    assert main(["analyse", str(source), "--annotate", str(target), "--depth", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "3 games" in captured.out and "(1 problem read past)" in captured.out
+    assert "kradan: game 2: " in captured.err and "Zz9" in captured.err
+
+
+def test_tables_built_on_a_pool_are_the_tables_built_here(tmp_path: Path) -> None:
+    """kradan egtb generate --concurrency 2: one task per table of a piece count, the same
+    bytes as one table after another."""
+    from kradan.egtb.generate import generate
+    from kradan.egtb.tables import TableSet
+
+    here, pooled = tmp_path / "here", tmp_path / "pooled"
+    made = generate(3, here, load=TableSet(here).values)
+    with LocalExecutor(2) as executor:
+        done = generate(3, pooled, load=TableSet(pooled).values, executor=executor)
+    assert sorted(t.label for t in done) == sorted(t.label for t in made)
+    for table in here.iterdir():
+        assert (pooled / table.name).read_bytes() == table.read_bytes()
+    again = generate(3, pooled, load=TableSet(pooled).values, executor=LocalExecutor(1))
+    assert all(t.skipped for t in again)  # sound tables are kept
