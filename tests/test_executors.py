@@ -254,3 +254,51 @@ def test_tables_built_on_a_pool_are_the_tables_built_here(tmp_path: Path) -> Non
         assert (pooled / table.name).read_bytes() == table.read_bytes()
     again = generate(3, pooled, load=TableSet(pooled).values, executor=LocalExecutor(1))
     assert all(t.skipped for t in again)  # sound tables are kept
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group: the command and its workers): exit 130,
+    the PGN keeps the games finished in round order, and no worker is left running."""
+    import subprocess
+    import sys
+    import time
+
+    pgn = tmp_path / "match.pgn"
+    command = [sys.executable, "-m", "kradan", "match", "kradan:level=2", "random", "--games",
+               "60", "--tc", "2+0.05", "--max-plies", "60", "--concurrency", "2", "--pgn",
+               str(pgn)]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not pgn.exists() or pgn.read_text().count("[Round ") < 2
+    ):
+        time.sleep(0.1)
+    workers = _children_of(process.pid)
+    assert workers, "the pool's workers were not found"
+    os.killpg(process.pid, signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "match stopped after" in err and "Traceback" not in err
+    rounds = [int(n) for n in re.findall(r'\[Round "(\d+)"\]', pgn.read_text())]
+    assert len(rounds) >= 2 and rounds == list(range(1, len(rounds) + 1))
+    left = workers
+    for _ in range(50):  # the workers end with the command (a moment for the kernel to reap)
+        left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == []

@@ -78,9 +78,14 @@ class RayExecutor(Executor):
 
     def __init__(self, address: str | None = None, workers: int = 1) -> None:
         super().__init__()
-        ray = self.ray = _import_ray()
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         self.address = address or os.environ.get("RAY_ADDRESS") or None
+        # Ray reads these when it is imported
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        if self.address:
+            _use_token_if_any()
+        else:  # a private instance: keep it on loopback (docs/cluster.md)
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        ray = self.ray = _import_ray()
         env_vars = {"RAY_USAGE_STATS_ENABLED": "0"}
         if os.environ.get("NUMBA_CACHE_DIR"):  # a path each node has: see docs/cluster.md
             env_vars["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
@@ -89,13 +94,10 @@ class RayExecutor(Executor):
             try:
                 if self.address:
                     _check_reachable(self.address)
-                    _use_token_if_any()
                     ray.init(address=self.address, log_to_driver=False,
                              logging_level=logging.WARNING,
                              runtime_env={"env_vars": env_vars})  # fmt: skip
                 else:
-                    # a private instance: keep it on loopback (docs/cluster.md)
-                    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                              object_store_memory=LOCAL_OBJECT_STORE, logging_level=logging.ERROR,
                              runtime_env={"env_vars": env_vars})  # fmt: skip
