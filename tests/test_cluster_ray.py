@@ -166,3 +166,35 @@ def test_an_unreachable_cluster_is_a_typed_error(tmp_path: Path) -> None:
     assert "kradan: error: cannot reach the Ray cluster at '127.0.0.1:9'" in done.stderr
     assert "Traceback" not in done.stderr
     assert issubclass(ExecutorError, RuntimeError)
+
+
+def _raylets() -> int:
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"raylet" in (entry / "cmdline").read_bytes().split(b"\0")[0]:
+                    count += 1
+            except OSError:
+                continue
+    return count
+
+
+def test_a_private_ray_instance_is_started_and_shut_down(cluster: str, tmp_path: Path) -> None:
+    """``--executor ray`` with no address: a Ray instance of ``--concurrency`` CPUs on this
+    machine, for this command only."""
+    before = _raylets()
+    environment = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kradan", "match", "random", "random", "--games", "4",
+         "--tc", "5+0", "--executor", "ray", "--concurrency", "2"],
+        capture_output=True, text=True, timeout=300, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "on Ray on this machine: 1 node, 2 CPUs" in done.stderr
+    assert "4 games" in done.stdout
+    for _ in range(50):
+        if _raylets() == before:
+            break
+        time.sleep(0.2)
+    assert _raylets() == before  # its raylet is gone with it

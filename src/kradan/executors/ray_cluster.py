@@ -98,8 +98,10 @@ class RayExecutor(Executor):
                              logging_level=logging.WARNING,
                              runtime_env={"env_vars": env_vars})  # fmt: skip
                 else:
-                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                             object_store_memory=LOCAL_OBJECT_STORE, logging_level=logging.ERROR,
+                    # "local": a new instance, even where a cluster runs on this machine
+                    ray.init(address="local", num_cpus=workers, include_dashboard=False,
+                             log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
+                             logging_level=logging.ERROR,
                              runtime_env={"env_vars": env_vars})  # fmt: skip
             except (ConnectionError, RuntimeError, ValueError) as error:
                 what = f"reach the Ray cluster at {self.address!r}" if self.address else "start Ray"
