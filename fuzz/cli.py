@@ -17,6 +17,7 @@ import builtins
 import contextlib
 import functools
 import io
+import itertools
 import os
 import sys
 import tempfile
@@ -44,21 +45,50 @@ def parse_case(data: bytes) -> tuple[list[str], bytes]:
     return [word for word in words if word != ""] or ["--help"], body
 
 
+def _valid_time(text: str) -> bool:
+    from kradan.errors import UsageError
+    from kradan.match import TimeControl
+
+    try:
+        TimeControl.parse(text)
+    except UsageError:
+        return False
+    return True
+
+
+def _quick_player(word: str) -> str:
+    """A player's own time control (``kradan:tc=600``) made short when it is a valid one; a
+    bad one is kept, so that its error is what the input tests."""
+    head, found, tail = word.partition("tc=")
+    value, comma, rest = tail.partition(",")
+    if found and _valid_time(value):
+        return f"{head}tc=0.1{comma}{rest}"
+    return word
+
+
 def _bounded(words: list[str]) -> list[str]:
-    """``words`` with the limits of :data:`BOUNDED`, no external engines, and no devices."""
+    """``words`` with the limits of :data:`BOUNDED`, no external engines, and no devices. A
+    ``--tc`` that is not a time control is left alone (its error is the point)."""
     command = words[0]
     safe = []
     for word in words:
         lowered = word.strip().lower()
         if command == "match" and lowered.startswith(("uci", "xboard")):
             word = "random"
+        if command == "match" and "tc=" in lowered:
+            word = _quick_player(word)
         if word.startswith(("/dev", "/proc", "/sys")):
             word = "nothing"
         safe.append(word)
     if command == "perft":  # depths over 3 are minutes of honest work
         safe = [w if not (w.isdigit() and int(w) > 3) else "2" for w in safe]
         safe = [w for w in safe if w not in ("--threads", "--no-bulk")]
-    return safe + BOUNDED.get(command, [])
+    bounds = list(BOUNDED.get(command, []))
+    given = [value for flag, value in itertools.pairwise(safe) if flag == "--tc"]
+    if command == "match" and given and not _valid_time(given[-1]):
+        at = bounds.index("--tc")
+        del bounds[at : at + 2]
+    return safe + bounds
 
 
 @contextlib.contextmanager

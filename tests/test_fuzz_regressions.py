@@ -100,3 +100,17 @@ def test_a_timer_past_what_threading_can_wait_is_not_armed() -> None:
     timer = stop_timer(1e6, lambda: None)
     assert timer is not None
     timer.cancel()
+
+
+def test_a_bad_match_time_control_is_an_error_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``kradan match random random --tc abc`` raised a bare ValueError out of the command
+    (the CLI fuzzer's own --tc had hidden it; it now leaves a bad one in place)."""
+    from fuzz.cli import _bounded
+    from kradan.cli.main import main
+
+    assert main(["match", "random", "random", "--tc", "abc"]) == 2
+    assert "kradan: error: time control 'abc'" in capsys.readouterr().err
+    assert _bounded(["match", "random", "random", "--tc", "abc"])[-2:] != ["--tc", "0.1+0"]
+    assert "kradan:tc=0.1" in _bounded(["match", "kradan:tc=600", "random"])

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
 from .engine.types import Limit
-from .errors import KradanError
+from .errors import KradanError, UsageError
 from .executors import Executor, in_order, make_executor, run_tasks
 from .games import Game, canonical_name, find_game, new_board
 from .pgn import game_text
@@ -103,16 +103,43 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """``"10+0.1"`` or ``"60"``.
 
-        :raises ValueError: for anything else.
+        :raises UsageError: for anything else (a ``ValueError``), naming ``text``.
         """
         base, _, inc = text.partition("+")
         try:
             control = cls(float(base), float(inc or 0))
         except ValueError:
-            raise ValueError(f"time control {text!r}: expected SECONDS[+INCREMENT]") from None
+            raise UsageError(f"time control {text!r}: expected SECONDS[+INCREMENT]") from None
+        if not (math.isfinite(control.base) and math.isfinite(control.increment)):
+            raise UsageError(f"time control {text!r}: the numbers must be finite")
         if control.base <= 0 or control.increment < 0:
-            raise ValueError(f"time control {text!r}: the base must be positive")
+            raise UsageError(f"time control {text!r}: the base must be positive")
         return control
+
+    def __str__(self) -> str:
+        return f"{self.base:g}+{self.increment:g}"
+
+
+def split_player_time(spec: str) -> tuple[str, TimeControl | None]:
+    """A player spec without its own time control, and that control: ``kradan:tc=10+0.1``,
+    ``kradan:level=5,tc=10+0.1`` and ``uci:/path/engine:tc=2.5+0.025`` give the player and
+    10+0.1 or 2.5+0.025; a spec without ``tc=`` gives itself and ``None``.
+
+    :raises UsageError: for a ``tc=`` that is not a time control.
+    """
+    kind, _, rest = spec.partition(":")
+    if kind.strip().lower() == "kradan":
+        options = [part for part in rest.split(",") if part.strip()]
+        timed = [part for part in options if part.strip().lower().startswith("tc=")]
+        if not timed:
+            return spec, None
+        kept = [part for part in options if part not in timed]
+        control = TimeControl.parse(timed[-1].split("=", 1)[1].strip())
+        return (f"{kind}:{','.join(kept)}" if kept else kind), control
+    head, sep, tail = spec.rpartition(":")
+    if sep and tail.strip().lower().startswith("tc=") and head:
+        return head, TimeControl.parse(tail.split("=", 1)[1].strip())
+    return spec, None
 
 
 @dataclass
@@ -196,6 +223,15 @@ class GameTask:
     start: str | None = None
     #: the game's number in the match, from 1 (its PGN ``[Round]``); 0: none
     round: int = 0
+    #: the first and second player's own time controls (time odds); ``None``: ``control``
+    first_control: TimeControl | None = None
+    second_control: TimeControl | None = None
+
+    def controls(self) -> dict[bool, TimeControl]:
+        """Each colour's time control (``True``: White)."""
+        first = self.first_control or self.control
+        second = self.second_control or self.control
+        return {self.first_is_white: first, not self.first_is_white: second}
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -206,7 +242,8 @@ def play_game(task: GameTask) -> GameRecord:
     board = new_board(task.variant, task.start)
     for uci in task.opening:
         board.push_uci(uci)
-    clocks = {True: task.control.base, False: task.control.base}
+    controls = task.controls()
+    clocks = {side: controls[side].base for side in (True, False)}
     termination = ""
     result = "*"
     try:
@@ -226,7 +263,7 @@ def play_game(task: GameTask) -> GameRecord:
             player = white if side else black
             limit = Limit(
                 white_clock=clocks[True], black_clock=clocks[False],
-                white_inc=task.control.increment, black_inc=task.control.increment,
+                white_inc=controls[True].increment, black_inc=controls[False].increment,
             )  # fmt: skip
             start = time.perf_counter()
             try:
@@ -238,7 +275,7 @@ def play_game(task: GameTask) -> GameRecord:
             if clocks[side] < 0:
                 result, termination = ("0-1" if side else "1-0"), "time forfeit"
                 break
-            clocks[side] += task.control.increment
+            clocks[side] += controls[side].increment
             if answer.resigned or answer.move is None:
                 result, termination = ("0-1" if side else "1-0"), "resignation"
                 break
@@ -250,9 +287,13 @@ def play_game(task: GameTask) -> GameRecord:
     finally:
         first.close()
         second.close()
-    control = f"{task.control.base:g}+{task.control.increment:g}"
     headers = {"White": white.name, "Black": black.name, "Result": result,
-               "Termination": termination, "TimeControl": control}  # fmt: skip
+               "Termination": termination}  # fmt: skip
+    if controls[True] == controls[False]:
+        headers["TimeControl"] = str(controls[True])
+    else:  # time odds: each side's own, as cutechess writes them
+        headers["WhiteTimeControl"] = str(controls[True])
+        headers["BlackTimeControl"] = str(controls[False])
     if task.round:
         headers["Round"] = str(task.round)
     return GameRecord(
@@ -324,14 +365,22 @@ def tasks(
     max_plies: int = 400, openings: list[Opening] | None = None,
 ) -> list[GameTask]:  # fmt: skip
     """The games of a match: each opening twice, with colours swapped (``openings`` in turn,
-    or kradan's own short ones)."""
+    or kradan's own short ones). A player's own time control (``kradan:tc=10+0.1``, see
+    :func:`split_player_time`) overrides ``control`` for that player.
+
+    :raises UsageError: for a player's ``tc=`` that is not a time control.
+    """
+    first, first_control = split_player_time(first)
+    second, second_control = split_player_time(second)
     if openings is None:
         openings = [(None, moves) for moves in default_openings(variant, (games + 1) // 2)]
     out = []
     for index in range(games):
         start, moves = openings[(index // 2) % len(openings)]
         out.append(GameTask(first, second, variant, tuple(moves), index % 2 == 0, control,
-                            max_plies, seed=index, start=start, round=index + 1))  # fmt: skip
+                            max_plies, seed=index, start=start, round=index + 1,
+                            first_control=first_control,
+                            second_control=second_control))  # fmt: skip
     return out
 
 
@@ -342,18 +391,28 @@ def run_match(
     *,
     executor: Executor | None = None,
     on_done: Callable[[int, GameRecord], None] | None = None,
+    stop: Callable[[MatchResult], bool] | None = None,
 ) -> MatchResult:
     """Play ``games``: here, one after another, when ``concurrency`` is 1 and no ``executor`` is
     given; else on ``executor`` (or a local pool of ``concurrency`` processes), at most
     ``concurrency`` at a time. ``on_done(count, record)`` hears of each game as it ends, and
     ``on_game`` of each in round order (the order of ``games``), so that a PGN file written
     from it holds every game once, in order, even when a worker died and its game was
-    replayed elsewhere. The result's games are in round order too."""
+    replayed elsewhere. The result's games are in round order too. When ``stop(result)`` (asked
+    after each game in round order) says so, the games still running are cancelled and the
+    match ends there (an SPRT that has decided)."""
     result = MatchResult()
-    for _index, record in in_order(_play_all(games, concurrency, executor, on_done)):
-        result.games.append(record)
-        if on_game is not None:
-            on_game(record)
+    played: Generator[tuple[int, GameRecord], None, None]
+    played = in_order(_play_all(games, concurrency, executor, on_done))
+    try:
+        for _index, record in played:
+            result.games.append(record)
+            if on_game is not None:
+                on_game(record)
+            if stop is not None and stop(result):
+                break
+    finally:
+        played.close()  # cancels what still runs
     return result
 
 

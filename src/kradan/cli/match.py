@@ -11,6 +11,11 @@ from ..errors import UsageError
 from .common import add_executor_arguments, add_game_argument
 from .progress import bar
 
+EXAMPLES = """examples:
+  kradan match kradan xboard:/usr/games/fairymax --games 20 --tc 10+0.1
+  kradan match kradan:tc=10+0.1 uci:/usr/local/bin/fairy-stockfish:tc=2.5+0.025 --games 100
+  kradan match kradan kradan:level=19 --sprt 0,10 --games 20000 --concurrency 2 --tc 10+0.1"""
+
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
@@ -18,8 +23,11 @@ def add_parser(commands: Any) -> None:
         help="play a match between two players (kradan at a level, external engines)",
         description="Play GAMES games between two players from a set of openings (each twice, "
         "colours swapped), adjudicated by kradan's rules, and estimate the Elo difference. "
-        "Players: kradan[:level=N], uci:COMMAND, xboard:COMMAND, random.",
-        epilog="Example: kradan match kradan xboard:/usr/games/fairymax --games 20 --tc 10+0.1",
+        "Players: kradan[:level=N], uci:COMMAND, xboard:COMMAND, random; a player's own "
+        "time control (time odds): kradan:tc=10+0.1, kradan:level=5,tc=4+0.04, "
+        "uci:COMMAND:tc=2.5+0.025. With --sprt the match stops as soon as the test decides.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("first", help="the first player (its score is reported)")
     parser.add_argument("second", help="the second player")
@@ -36,6 +44,11 @@ def add_parser(commands: Any) -> None:
         help="start positions: a PGN file (each game's main line), or FENs or UCI lines",
     )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
+    parser.add_argument(
+        "--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="test whether the first player is ELO1 stronger (H1) or at most ELO0 (H0) on "
+        "game pairs (pentanomial); stop when decided; --games is then the most to play",
+    )  # fmt: skip
     add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -44,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     announce_compilation()
     from ..executors import default_executor_name, make_executor
     from ..games import canonical_name
-    from ..match import GameRecord, TimeControl, load_openings, run_match, tasks
+    from ..match import GameRecord, MatchResult, TimeControl, load_openings, run_match, tasks
+    from ..sprt import Sprt, SprtBounds
 
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
@@ -52,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--games and --concurrency must be at least 1")
     openings = load_openings(args.openings, variant) if args.openings else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
+    sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
     name = args.executor or ("ray" if args.address else default_executor_name())
     concurrency = args.concurrency or 1
     executor = None
@@ -72,11 +87,20 @@ def run(args: argparse.Namespace) -> int:
             handle.flush()
 
     def on_done(done: int, record: GameRecord) -> None:  # as each game ends, anywhere
-        print(f"\r{bar(done, len(games))} last: {record.result} ({record.termination})",
+        llr = f" LLR {sprt.llr():+.2f}" if sprt is not None else ""
+        print(f"\r{bar(done, len(games))} last: {record.result} ({record.termination}){llr}",
               end="", file=sys.stderr, flush=True)  # fmt: skip
 
+    def decided(result: MatchResult) -> bool:
+        """After each pair (an opening with both colours), the SPRT's verdict."""
+        if sprt is None or len(result.games) % 2:
+            return False
+        sprt.add_pair(sum(g.first_player_points for g in result.games[-2:]))
+        return sprt.verdict is not None
+
     try:
-        result = run_match(games, concurrency, on_game, executor=executor, on_done=on_done)
+        result = run_match(games, concurrency, on_game, executor=executor, on_done=on_done,
+                           stop=decided)  # fmt: skip
     except KeyboardInterrupt:
         saved = f"; {args.pgn} holds the first {written}" if handle is not None else ""
         print(f"\nkradan: match stopped after {written} games in round order{saved}",
@@ -98,4 +122,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{first:<28} {result.wins:>5} {result.draws:>6} {result.losses:>7} "
           f"{100 * result.score:>6.1f}%")  # fmt: skip
     print(f"Elo difference: {elo:+.0f} +/- {margin:.0f} (95%), {len(result.games)} games")
+    if sprt is not None:
+        print(sprt.summary())
     return 0

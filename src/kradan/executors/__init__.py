@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import TypeVar
 
@@ -113,16 +113,24 @@ def run_tasks(
             executor.cancel(list(running))
 
 
-def in_order(results: Iterable[tuple[int, R]], start: int = 0) -> Iterator[tuple[int, R]]:
+def in_order(
+    results: Iterable[tuple[int, R]], start: int = 0
+) -> Generator[tuple[int, R], None, None]:
     """``results`` (index, value) that arrive in any order, given back in index order: each as
-    soon as every earlier one has arrived."""
+    soon as every earlier one has arrived. Closing it closes ``results`` (cancelling the tasks
+    of :func:`run_tasks`)."""
     held: dict[int, R] = {}
     following = start
-    for index, value in results:
-        held[index] = value
-        while following in held:
-            yield following, held.pop(following)
-            following += 1
+    try:
+        for index, value in results:
+            held[index] = value
+            while following in held:
+                yield following, held.pop(following)
+                following += 1
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 __all__ = [
