@@ -13,6 +13,7 @@ kept small: ``match`` plays one short game between built-in players (never an ex
 
 from __future__ import annotations
 
+import argparse
 import builtins
 import contextlib
 import functools
@@ -56,6 +57,39 @@ def _valid_time(text: str) -> bool:
     return True
 
 
+def _valid_seconds(text: str) -> bool:
+    from kradan.cli.common import seconds
+
+    try:
+        seconds(text)
+    except argparse.ArgumentTypeError:
+        return False
+    return True
+
+
+def _int_within(low: int, high: int) -> Callable[[str], bool]:
+    def valid(text: str) -> bool:
+        try:
+            return low <= int(text) <= high
+        except ValueError:
+            return False
+
+    return valid
+
+
+#: what the command accepts for each bounded option: a value it refuses is left in place (its
+#: error is what the input tests); one it accepts is bounded
+VALID = {
+    "--time": _valid_seconds,
+    "--tc": _valid_time,
+    "--games": _int_within(1, 1_000_000),
+    "--depth": _int_within(1, 60),
+    "--level": _int_within(-(2**63), 2**63),
+    "--max-plies": _int_within(-(2**63), 2**63),
+    "--concurrency": _int_within(1, 2**63),
+}
+
+
 def _quick_player(word: str) -> str:
     """A player's own time control (``kradan:tc=600``) made short when it is a valid one; a
     bad one is kept, so that its error is what the input tests."""
@@ -67,8 +101,8 @@ def _quick_player(word: str) -> str:
 
 
 def _bounded(words: list[str]) -> list[str]:
-    """``words`` with the limits of :data:`BOUNDED`, no external engines, and no devices. A
-    ``--tc`` that is not a time control is left alone (its error is the point)."""
+    """``words`` with the limits of :data:`BOUNDED` (but for values the command refuses:
+    :data:`VALID`), no external engines, and no devices."""
     command = words[0]
     safe = []
     for word in words:
@@ -83,12 +117,14 @@ def _bounded(words: list[str]) -> list[str]:
     if command == "perft":  # depths over 3 are minutes of honest work
         safe = [w if not (w.isdigit() and int(w) > 3) else "2" for w in safe]
         safe = [w for w in safe if w not in ("--threads", "--no-bulk")]
-    bounds = list(BOUNDED.get(command, []))
-    given = [value for flag, value in itertools.pairwise(safe) if flag == "--tc"]
-    if command == "match" and given and not _valid_time(given[-1]):
-        at = bounds.index("--tc")
-        del bounds[at : at + 2]
-    return safe + bounds
+    given = dict(itertools.pairwise(safe))  # each option's last value
+    bounds = BOUNDED.get(command, [])
+    kept: list[str] = []
+    for flag, value in zip(bounds[::2], bounds[1::2], strict=True):
+        if flag in given and not VALID[flag](given[flag]):
+            continue
+        kept += [flag, value]
+    return safe + kept
 
 
 @contextlib.contextmanager

@@ -111,7 +111,7 @@ def test_the_command_annotates_a_pgn_file(
     ("argv", "words"),
     [
         (["analyse", "--depth", "99"], "--depth 99 is outside 1..60"),
-        (["analyse", "--time", "0"], "--time 0"),
+        (["analyse", "--time", "0"], "argument --time: '0': seconds must be above 0"),
         (["analyse", "--multipv", "0", "--depth", "2"], "--multipv 0"),
         (["analyse", "--annotate", "out.pgn"], "--annotate needs a PGN file"),
         (["analyse", "/no/such.pgn", "--annotate", "out.pgn"], "cannot read '/no/such.pgn'"),
@@ -120,6 +120,10 @@ def test_the_command_annotates_a_pgn_file(
 def test_bad_input_is_one_line_and_status_2(
     argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(argv) == 2
+    try:
+        status = main(argv)
+    except SystemExit as stopped:  # refused by the argument parser itself (--time 0)
+        status = int(stopped.code or 0)
+    assert status == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err

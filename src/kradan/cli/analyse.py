@@ -15,6 +15,7 @@ from .common import (
     fail,
     load_position,
     read_game_number,
+    seconds,
 )
 from .progress import Progress, open_text
 
@@ -46,7 +47,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("position", nargs="*", metavar="POSITION",
                         help="a FEN or position text (as words), or a PGN file")  # fmt: skip
     add_game_argument(parser)
-    parser.add_argument("--time", type=float, help="seconds per position (default 5; 0.5 with"
+    parser.add_argument("--time", type=seconds, help="seconds per position (default 5; 0.5 with"
                         " --annotate)")  # fmt: skip
     parser.add_argument("--depth", type=int, help="search this many plies deep instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="show K lines")

@@ -5,6 +5,7 @@ command modules import this module, never each other."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,24 @@ EXIT_PROBLEMS = 1
 EXIT_BAD_INPUT = 2
 #: the game of a command that names none
 DEFAULT_GAME = "makruk"
+
+
+#: the longest think a command accepts (about 11 days): longer is a typo, and no timer waits it
+LONGEST_SECONDS = 1e6
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds, above 0 and at most :data:`LONGEST_SECONDS`
+    (``inf`` and ``nan`` would make a search that never ends)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= LONGEST_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: seconds must be above 0 and at most {LONGEST_SECONDS:,.0f}"
+        )
+    return value
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:

@@ -11,6 +11,9 @@ from ..errors import UsageError
 from .common import add_executor_arguments, add_game_argument
 from .progress import bar
 
+#: games in one run at most (each is a task description held until it is played)
+MAX_GAMES = 1_000_000
+
 EXAMPLES = """examples:
   kradan match kradan xboard:/usr/games/fairymax --games 20 --tc 10+0.1
   kradan match kradan:tc=10+0.1 uci:/usr/local/bin/fairy-stockfish:tc=2.5+0.025 --games 100
@@ -64,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     control = TimeControl.parse(args.tc)
     if args.games < 1 or (args.concurrency is not None and args.concurrency < 1):
         raise UsageError("--games and --concurrency must be at least 1")
+    if args.games > MAX_GAMES:
+        raise UsageError(f"--games {args.games}: at most {MAX_GAMES:,} in one run")
     openings = load_openings(args.openings, variant) if args.openings else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core.warmup import announce_compilation
-from .common import EXIT_BAD_INPUT, add_game_argument, fail
+from .common import EXIT_BAD_INPUT, add_game_argument, fail, seconds
 from .render import text_board
 
 HELP = """commands:
@@ -37,7 +37,7 @@ def add_parser(commands: Any) -> None:
     add_game_argument(parser, positional=True)
     parser.add_argument("--color", choices=["white", "black", "random"], default="white")
     parser.add_argument("--level", type=int, default=10, help="engine strength 1..20 (default 10)")
-    parser.add_argument("--time", type=float, default=2.0, help="engine seconds per move (2)")
+    parser.add_argument("--time", type=seconds, default=2.0, help="engine seconds per move (2)")
     parser.add_argument("--counting", choices=["auto", "declared"], default="auto",
                         help="counting rules, for the games that count (auto)")  # fmt: skip
     parser.add_argument("--fen", help="start from this position")
