@@ -243,16 +243,17 @@ def test_tables_built_on_a_pool_are_the_tables_built_here(tmp_path: Path) -> Non
     """kradan egtb generate --concurrency 2: one task per table of a piece count, the same
     bytes as one table after another."""
     from kradan.egtb.generate import generate
+    from kradan.egtb.parallel import generate_on
     from kradan.egtb.tables import TableSet
 
     here, pooled = tmp_path / "here", tmp_path / "pooled"
     made = generate(3, here, load=TableSet(here).values)
     with LocalExecutor(2) as executor:
-        done = generate(3, pooled, load=TableSet(pooled).values, executor=executor)
+        done = generate_on(executor, 3, pooled)
     assert sorted(t.label for t in done) == sorted(t.label for t in made)
     for table in here.iterdir():
         assert (pooled / table.name).read_bytes() == table.read_bytes()
-    again = generate(3, pooled, load=TableSet(pooled).values, executor=LocalExecutor(1))
+    again = generate_on(LocalExecutor(1), 3, pooled)
     assert all(t.skipped for t in again)  # sound tables are kept
 
 

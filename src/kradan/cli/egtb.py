@@ -158,8 +158,14 @@ def run_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     executor = _executor(args)
     try:
-        built = generate(args.pieces, directory, load=tables.values, force=args.force,
-                         on_progress=report, executor=executor)  # fmt: skip
+        if executor is None:
+            built = generate(args.pieces, directory, load=tables.values, force=args.force,
+                             on_progress=report)  # fmt: skip
+        else:
+            from ..egtb.parallel import generate_on
+
+            built = generate_on(executor, args.pieces, directory, force=args.force,
+                                on_progress=report)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()

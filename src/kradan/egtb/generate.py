@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,9 +18,6 @@ from ..errors import MissingTableError, TablebaseError
 from .conversion import KINDS, success_limits, two_sided
 from .material import LETTER_TO_TYPE, Material, build_order, capture_child
 from .storage import SUFFIX, file_name, read_table, write_table
-
-if TYPE_CHECKING:
-    from ..executors import Executor
 
 
 @dataclass(frozen=True)
@@ -128,18 +124,14 @@ def generate(
     load: Callable[[Material], np.ndarray],
     force: bool = False,
     on_progress: Callable[[int, int, str, int], None] | None = None,
-    executor: Executor | None = None,
 ) -> list[Built]:
     """Write every table of 3 to ``pieces`` pieces (and the conversion tables, see
     :func:`jobs`) into ``directory``, smaller ones first.
 
     A table already readable (the checksum checked) is kept unless ``force``.
-    ``on_progress(done, total, label, layer)`` reports progress. With an ``executor``, the
-    tables of one piece count are built at the same time, each a task
-    (:func:`generate_on`).
+    ``on_progress(done, total, label, layer)`` reports progress. Several tables at a time, on
+    the local cores or a cluster: :func:`kradan.egtb.parallel.generate_on`.
     """
-    if executor is not None:
-        return generate_on(executor, pieces, directory, force=force, on_progress=on_progress)
     directory = Path(directory)
     order = jobs(pieces)
     made: dict[str, np.ndarray] = {}
@@ -175,78 +167,6 @@ def generate(
         if on_progress is not None:
             on_progress(done + 1, len(order), label, -1)
     return built
-
-
-@dataclass(frozen=True)
-class TableJob:
-    """One table to build in a worker: its pieces, its kind, and the directory that holds the
-    tables it needs and gets it (the same path on every worker)."""
-
-    material: Material
-    kind: str
-    directory: str
-
-
-def build_table(job: TableJob) -> Built:
-    """Build and write one table from the capture tables in its directory (a task)."""
-    from .tables import TableSet
-
-    start = time.perf_counter()
-    children = children_of(job.material, TableSet(job.directory).values)
-    values = solve(job.material, children, kind=job.kind)
-    path = Path(job.directory) / file_name(job.material, job.kind)
-    size = write_table(path, job.material, values, kind=job.kind)
-    return Built(path.name.removesuffix(SUFFIX), time.perf_counter() - start, size)
-
-
-def generate_on(
-    executor: Executor,
-    pieces: int,
-    directory: Path | str,
-    *,
-    force: bool = False,
-    on_progress: Callable[[int, int, str, int], None] | None = None,
-) -> list[Built]:
-    """:func:`generate` on ``executor``: a table's captures lead to fewer pieces only, so the
-    tables of one piece count (and their conversion tables) are independent and built at the
-    same time, one task each, a piece count after the other. Each task reads the tables it
-    needs from ``directory`` and writes its own there: on a cluster, a shared directory."""
-    from ..executors import run_tasks
-
-    directory = Path(directory)
-    order = jobs(pieces)
-    built: list[Built | None] = [None] * len(order)
-    done = 0
-    for count in sorted({material.pieces for material, _ in order}):
-        waiting = []
-        for index, (material, kind) in enumerate(order):
-            if material.pieces != count:
-                continue
-            path = directory / file_name(material, kind)
-            if not force and _readable(path, material, kind):
-                label = path.name.removesuffix(SUFFIX)
-                built[index] = Built(label, 0.0, path.stat().st_size, skipped=True)
-                done += 1
-            else:
-                waiting.append(index)
-        work = [TableJob(order[i][0], order[i][1], str(directory)) for i in waiting]
-        for position, table in run_tasks(executor, build_table, work):
-            built[waiting[position]] = table
-            done += 1
-            if on_progress is not None:
-                on_progress(done, len(order), table.label, -1)
-    return [table for table in built if table is not None]
-
-
-def _readable(path: Path, material: Material, kind: str) -> bool:
-    """Whether ``path`` holds a sound table (its checksum checked)."""
-    if not path.exists():
-        return False
-    try:
-        read_table(path, material, kind)
-    except TablebaseError:
-        return False
-    return True
 
 
 def _success(material: Material, kind: str) -> np.ndarray:
