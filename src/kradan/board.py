@@ -663,6 +663,12 @@ class Board:
     def __hash__(self) -> int:
         return int(self._bbs[L.BB_KEY])
 
+    def zobrist_key(self) -> int:
+        """The position's 64-bit Zobrist key: the pieces, the side to move, Sittuyin's hands and
+        gates (not the counts or clocks). The random numbers behind it are fixed, so a key is
+        the same in every process (opening books are filed by it)."""
+        return int(self._bbs[L.BB_KEY])
+
     def __reduce__(self) -> tuple[object, ...]:
         entries = [m.uci() if isinstance(m, Move) else m for m in self.move_stack]
         return (_rebuild, (self.variant, self._root_fen(), entries, self._ended))

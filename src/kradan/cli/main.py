@@ -9,7 +9,20 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
-from . import analyse, convert, egtb, match, perft, play, serve, show, uci, validate, xboard
+from . import (
+    analyse,
+    book,
+    convert,
+    egtb,
+    match,
+    perft,
+    play,
+    serve,
+    show,
+    uci,
+    validate,
+    xboard,
+)
 from .common import EXIT_BAD_INPUT, fail
 
 
@@ -32,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_parser(commands)
     serve.add_parser(commands)
     egtb.add_parser(commands)
+    book.add_parser(commands)
     return parser
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ... import __version__
+from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
@@ -46,6 +47,9 @@ class Options:
     #: the endgame tables' directory (``None``: the default; ``False``: none)
     egtb_path: Path | bool | None = None
     egtb_depth: int = 1
+    #: play from the opening book (``BookFile``) while it knows the position
+    own_book: bool = False
+    book_file: str = ""
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -67,6 +71,7 @@ class UciEngine(EngineSession):
         super().__init__(write)
         self.options = Options()
         self._random = random.Random()
+        self.book: Book | None = None
 
     def complain(self, message: str) -> None:
         self.send(f"info string {clipped(message)}")
@@ -97,6 +102,8 @@ class UciEngine(EngineSession):
         self.send("option name UCI_Elo type spin default 2000 min 500 max 2800")
         self.send(f"option name EgtbPath type string default {DEFAULT_TABLES}")
         self.send("option name EgtbProbeDepth type spin default 1 min 1 max 100")
+        self.send("option name OwnBook type check default false")
+        self.send("option name BookFile type string default <empty>")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -139,6 +146,14 @@ class UciEngine(EngineSession):
             self.options.egtb_path = tables_directory(value)
             self.searchers.use_tables(self.options.egtb_path, self.options.egtb_depth)
             self.complain(describe_tables(self.options.egtb_path))
+        elif name == "ownbook":
+            self.options.own_book = value.lower() == "true"
+        elif name == "bookfile":
+            self.wait()
+            self.book = None
+            self.options.book_file = "" if value in ("", "<empty>") else value
+            if self.options.book_file:
+                self.book = Book.read(self.options.book_file)  # a bad file is said at once
         elif name == "egtbprobedepth":
             self.wait()
             self.options.egtb_depth = _int(value, 1, 100)
@@ -237,6 +252,12 @@ class UciEngine(EngineSession):
         return self.options.level
 
     def think(self, board: AnyBoard, limit: Limit) -> None:
+        if self.options.own_book and self.book is not None:
+            move = self._book_move(board)
+            if move is not None:
+                self.send(f"info string book move {move.uci()}")
+                self.send(f"bestmove {move.uci()}")
+                return
         level = self._level()
         multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
         last: list[SearchInfo[Any]] = []
@@ -257,6 +278,13 @@ class UciEngine(EngineSession):
         if last and last[0].pv and last[0].pv[0] == move and len(last[0].pv) > 1:
             ponder = f" ponder {last[0].pv[1].uci()}"
         self.send(f"bestmove {move.uci()}{ponder}")
+
+    def _book_move(self, board: AnyBoard) -> Any | None:
+        """The book's move for ``board`` (drawn with the weights), or ``None``."""
+        assert self.book is not None
+        if self.book.game != canonical_name(board.variant.name):
+            return None  # a book of another game: search instead
+        return self.book.choose(board, self._random)
 
     def _iterate(
         self, board: AnyBoard, limit: Limit, multipv: int
