@@ -312,12 +312,34 @@ def play_game(task: GameTask) -> GameRecord:
 Opening = tuple[str | None, list[str]]
 
 
-def load_openings(path: str, variant: str) -> list[Opening]:
-    """Openings from a file: the main lines of a PGN file's games, or one per line of a text
-    file: a FEN, or a UCI line (``startpos moves e3e4 d6d5``, ``fen <FEN> moves ...``).
+#: lines drawn from an opening book for a match, and their length in plies
+BOOK_OPENINGS, BOOK_OPENING_PLIES = 500, 8
 
-    :raises PgnError: for a game of another variant or an unreadable line, naming it.
+
+def load_openings(path: str, variant: str) -> list[Opening]:
+    """Openings from a file: the main lines of a PGN file's games, lines drawn from an
+    opening book (:mod:`kradan.book`: up to 500 different lines of 8 plies, each move drawn
+    with the book's weights), or one per line of a text file: a FEN, or a UCI line
+    (``startpos moves e3e4 d6d5``, ``fen <FEN> moves ...``).
+
+    :raises PgnError: for a game of another variant or an unreadable line, naming it;
+    :raises BookError: for a book of another game.
     """
+    from .book import MAGIC, Book, BookError
+
+    try:
+        with open(path, "rb") as handle:
+            is_book = handle.read(len(MAGIC)) == MAGIC
+    except OSError:
+        is_book = False  # said below, where the file is read
+    if is_book:
+        book = Book.read(path)
+        if book.game != canonical_name(variant):
+            raise BookError(f"{path!r} is a {book.game} book, not {canonical_name(variant)}")
+        lines = book.lines(BOOK_OPENINGS, BOOK_OPENING_PLIES)
+        if not lines:
+            raise BookError(f"{path!r} knows no move at the start position")
+        return [(None, line) for line in lines]
     from . import pgn
     from .errors import InputFileError, PgnError
     from .pgn import formats

@@ -3,7 +3,8 @@ external UCI or XBoard engine, and a random mover (DESIGN.md, layer "players").
 
 Players are named by short specs on the command line:
 
-* ``kradan`` or ``kradan:level=7`` (``hash=64`` also accepted);
+* ``kradan`` or ``kradan:level=7`` (``hash=64`` and ``book=FILE``, an opening book, also
+  accepted: ``kradan:level=7,book=makruk.book``);
 * ``uci:/path/to/engine`` and ``xboard:/usr/games/fairymax`` (an argument list may follow);
 * ``random``.
 """
@@ -15,6 +16,7 @@ import shlex
 from typing import Any, Protocol
 
 from .board import Board
+from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.counting_policy import apply_count_decision, count_decision
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
@@ -52,8 +54,11 @@ class KradanPlayer:
         hash_mb: int = 16,
         seed: int | None = None,
         game: str | None = None,
+        book: Book | None = None,
     ) -> None:
         self.level = level
+        #: an opening book: its moves are played while it knows the position
+        self.book = book
         self.searchers = Searchers(hash_mb)
         self.searcher = self.searchers.chess
         self.random = random.Random(seed)
@@ -67,6 +72,10 @@ class KradanPlayer:
     def choose_move(self, board: AnyBoard, limit: Limit) -> PlayResult:
         """The engine's move, and in declared counting the count it declares or stops first
         (``PlayResult.count``; the caller makes it before the move)."""
+        if self.book is not None and self.book.game == board.variant.name:
+            book_move = self.book.choose(board, self.random)
+            if book_move is not None:
+                return PlayResult(book_move, {"book": True})
         count = None
         if isinstance(board, Board):
             count = count_decision(board)
@@ -136,15 +145,19 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
     kind = kind.strip().lower()
     if kind == "kradan":
         options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
+        book_file = options.pop("book", None)
         unknown = set(options) - {"level", "hash"}
         if unknown or any(not v.isdecimal() for v in options.values()):  # int() refuses "²"
-            raise PlayerSpecError(f"bad kradan options in {spec!r}: use kradan:level=1..20,hash=MB")
+            raise PlayerSpecError(
+                f"bad kradan options in {spec!r}: use kradan:level=1..20,hash=MB,book=FILE"
+            )
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:
             raise PlayerSpecError(f"level {level} in {spec!r} is outside 1..{MAX_LEVEL}")
         if game is not None and find_game(game).searcher is None:
             raise PlayerSpecError(f"{spec!r}: kradan's engine does not play {game} yet")
-        return KradanPlayer(level, int(options.get("hash", 16)), seed, game)
+        book = Book.read(book_file) if book_file else None
+        return KradanPlayer(level, int(options.get("hash", 16)), seed, game, book)
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):

@@ -38,6 +38,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--color", choices=["white", "black", "random"], default="white")
     parser.add_argument("--level", type=int, default=10, help="engine strength 1..20 (default 10)")
     parser.add_argument("--time", type=seconds, default=2.0, help="engine seconds per move (2)")
+    parser.add_argument("--book", metavar="BOOK", help="the engine plays from this opening book")
     parser.add_argument("--counting", choices=["auto", "declared"], default="auto",
                         help="counting rules, for the games that count (auto)")  # fmt: skip
     parser.add_argument("--fen", help="start from this position")
@@ -71,7 +72,10 @@ class TerminalGame:
         self.flipped = not self.human
         level = max(1, min(MAX_LEVEL, args.level))
         self.level = level
-        self.engine = KradanPlayer(level, game=self.board.variant.name)
+        from ..book import Book
+
+        book = Book.read(args.book) if args.book else None
+        self.engine = KradanPlayer(level, game=self.board.variant.name, book=book)
         self.seconds = args.time
 
     def pgn(self) -> str:

@@ -1,0 +1,206 @@
+"""kradan.book (issue 16, item 4): building an opening book from games, the file format, the
+weighted choice, and its users: the UCI engine (OwnBook, BookFile), kradan's players
+(``kradan:book=FILE``, ``kradan play --book``) and match openings (``--openings BOOK``)."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kradan import Board, pgn
+from kradan.alquerque import Board as AlquerqueBoard
+from kradan.book import ENTRY, MAGIC, Book, BookError, build, position_key
+from kradan.cli.main import main
+from kradan.engine.protocol.uci import UciEngine
+from kradan.errors import InputFileError
+from kradan.match import load_openings
+from kradan.players import PlayerSpecError, make_player
+
+GAMES = """[Result "1-0"]
+
+1. e4 e5 2. d4 1-0
+
+[Result "1-0"]
+
+1. e4 d5 1-0
+
+[Result "1/2-1/2"]
+
+1. d4 d5 1/2-1/2
+
+[Result "0-1"]
+
+1. c4 c5 0-1
+
+[Result "*"]
+
+1. f4 *
+"""
+
+
+def _games(text: str = GAMES, variant: str = "makruk") -> list[pgn.Game]:
+    handle = io.StringIO(text)
+    found = []
+    while (game := pgn.read_game(handle, default_variant=variant)) is not None:
+        found.append(game)
+    return found
+
+
+@pytest.fixture
+def book() -> Book:
+    return build(_games(), "makruk")
+
+
+def test_moves_weigh_two_per_win_and_one_per_draw_of_their_side(book: Book) -> None:
+    start = Board()
+    moves = {m.uci: m.weight for m in book.moves(start)}
+    # e4 won twice (4), d4 drew (1); c4 lost (left out); f4's game has no result
+    assert moves == {"e3e4": 4, "d3d4": 1}
+    assert [m.uci for m in book.moves(start)] == ["e3e4", "d3d4"]  # the heaviest first
+    after_e4 = Board()
+    after_e4.push_uci("e3e4")
+    assert book.moves(after_e4) == []  # Black lost both games after e4
+    after_c4 = Board()
+    after_c4.push_uci("c3c4")
+    assert {m.uci: m.weight for m in book.moves(after_c4)} == {"c6c5": 2}  # Black won
+
+
+def test_plies_and_min_weight_trim_the_book() -> None:
+    assert len(build(_games(), "makruk", plies=1)) == 2  # e4 and d4 at the start
+    assert [m.uci for m in build(_games(), "makruk", min_weight=2).moves(Board())] == ["e3e4"]
+
+
+def test_a_position_reached_two_ways_is_one_entry() -> None:
+    one, two = Board(), Board()
+    for move in ("e3e4", "e6e5", "d3d4"):
+        one.push_uci(move)
+    for move in ("d3d4", "e6e5", "e3e4"):
+        two.push_uci(move)
+    assert one.fen().split()[:2] == two.fen().split()[:2]
+    assert position_key(one) == position_key(two) == one.zobrist_key()
+    assert position_key(Board()) != position_key(one)
+
+
+def test_the_file_reads_back_the_same(book: Book, tmp_path: Path) -> None:
+    path = tmp_path / "m.book"
+    size = book.write(path)
+    data = path.read_bytes()
+    assert data.startswith(MAGIC) and size == len(data)
+    assert (size - len(MAGIC) - 4 - 2 - len(b"makruk") - 8) == len(book) * ENTRY.itemsize == 20 * 5
+    again = Book.read(path)
+    assert again.game == "makruk" and (again.entries == book.entries).all()
+
+
+def test_bad_book_files_are_typed_errors_that_name_them(book: Book, tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match=r"nothing\.book"):
+        Book.read(tmp_path / "nothing.book")
+    games = tmp_path / "games.pgn"
+    games.write_text(GAMES)
+    with pytest.raises(BookError, match=r"games\.pgn.*is not a kradan book"):
+        Book.read(games)
+    path = tmp_path / "m.book"
+    book.write(path)
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(BookError, match="damaged book"):
+        Book.read(path)
+    path.write_bytes(MAGIC + b"\x09\x00")
+    with pytest.raises(BookError, match="damaged book header"):
+        Book.read(path)
+
+
+def test_a_book_answers_only_for_its_own_game(book: Book) -> None:
+    with pytest.raises(BookError, match="a makruk book has no cambodian positions"):
+        book.moves(Board(variant="cambodian"))
+
+
+def test_choose_follows_the_weights(book: Book) -> None:
+    rng = random.Random(5)
+    picks = Counter(book.choose(Board(), rng).uci() for _ in range(2000))  # type: ignore[union-attr]
+    assert set(picks) == {"e3e4", "d3d4"}
+    assert 0.74 < picks["e3e4"] / 2000 < 0.86  # 4 : 1
+    out = Board()
+    out.push_uci("h3h4")
+    assert book.choose(out, rng) is None
+
+
+def test_lines_are_different_and_follow_the_book(book: Book) -> None:
+    lines = book.lines(10, plies=4, seed=1)
+    assert sorted(map(tuple, lines)) == sorted({("e3e4",), ("d3d4", "d6d5")})
+    assert book.lines(10, plies=4, seed=1) == lines  # the seed decides
+
+
+def test_an_alquerque_book_keys_points_and_side_only() -> None:
+    text = '[Variant "alquerque"]\n[Result "1-0"]\n\n1. c2c3 1-0\n'
+    book = build(_games(text, "alquerque"), "alquerque")
+    assert [m.uci for m in book.moves(AlquerqueBoard())] == ["c2c3"]
+    later = AlquerqueBoard("ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 7 30")
+    assert position_key(later) == position_key(AlquerqueBoard())
+
+
+# --- its users ---------------------------------------------------------------------------------
+
+
+def _uci(*lines: str) -> list[str]:
+    out: list[str] = []
+    engine = UciEngine(out.append)
+    for line in lines:
+        engine.handle(line)
+    engine.shutdown()
+    return out
+
+
+def test_the_uci_engine_plays_from_its_book_when_asked(book: Book, tmp_path: Path) -> None:
+    path = tmp_path / "m.book"
+    book.write(path)
+    options = "\n".join(_uci("uci"))
+    assert "option name OwnBook type check default false" in options
+    assert "option name BookFile type string default <empty>" in options
+    out = _uci(f"setoption name BookFile value {path}", "setoption name OwnBook value true",
+               "position startpos moves c3c4", "go depth 3")  # fmt: skip
+    assert out[-2:] == ["info string book move c6c5", "bestmove c6c5"]
+    searched = _uci(
+        f"setoption name BookFile value {path}", "position startpos moves c3c4", "go depth 3"
+    )  # fmt: skip  (OwnBook is off by default)
+    assert not any("book move" in line for line in searched) and searched[-1].startswith("bestmove")
+    bad = _uci(f"setoption name BookFile value {tmp_path / 'none.book'}")
+    assert "cannot read" in bad[-1] and "none.book" in bad[-1]
+
+
+def test_a_kradan_player_with_a_book_plays_its_moves(book: Book, tmp_path: Path) -> None:
+    from kradan.engine.types import Limit
+
+    path = tmp_path / "m.book"
+    book.write(path)
+    player = make_player(f"kradan:level=5,book={path}", seed=1, game="makruk")
+    board = Board()
+    board.push_uci("c3c4")
+    answer = player.choose_move(board, Limit(depth=2))
+    assert answer.move.uci() == "c6c5" and answer.info == {"book": True}  # type: ignore[union-attr]
+    with pytest.raises(PlayerSpecError, match="book=FILE"):
+        make_player("kradan:colour=red")
+
+
+def test_match_openings_come_from_a_book(book: Book, tmp_path: Path) -> None:
+    path = tmp_path / "m.book"
+    book.write(path)
+    openings = load_openings(str(path), "makruk")
+    assert sorted(moves for _start, moves in openings) == [["d3d4", "d6d5"], ["e3e4"]]
+    with pytest.raises(BookError, match="is a makruk book, not sittuyin"):
+        load_openings(str(path), "sittuyin")
+
+
+def test_the_book_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games, path = tmp_path / "g.pgn", tmp_path / "m.book"
+    games.write_text(GAMES)
+    assert main(["book", "build", str(games), "-o", str(path)]) == 0
+    assert "5 moves in 4 makruk positions" in capsys.readouterr().out
+    assert main(["book", "show", str(path)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0].split() == ["e4", "e3e4", "4", "80.0%"]
+    assert main(["book", "show", str(path), "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR",
+                 "b", "-", "-", "0", "1"]) == 0  # fmt: skip
+    assert "out of book" in capsys.readouterr().out
