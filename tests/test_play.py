@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ from kradan.cli.play import HELP, TerminalGame
 def game(lines: list[str], **options: object) -> tuple[TerminalGame, list[str], str]:
     args = argparse.Namespace(
         variant="makruk", color="white", level=3, time=0.05, counting="auto", fen=None,
-        no_color=True,
+        no_color=True, book=None,
     )  # fmt: skip
     for key, value in options.items():
         setattr(args, key, value)
@@ -52,6 +53,20 @@ def test_the_hint_comes_from_the_endgame_tables_with_their_verdict() -> None:
         "hint: Kd4 (endgame table: win: mate in 12 (23 plies, KRvK), the count allows 15 "
         "(pieces' honour))"
     ]
+
+
+def test_the_engine_plays_from_a_book(tmp_path: Path) -> None:
+    """``kradan play --book``: a book that knows one answer to c4 gives it at once."""
+    import io
+
+    from kradan import pgn
+    from kradan.book import build
+
+    games = io.StringIO('[Result "0-1"]\n\n1. c4 a5 0-1\n')
+    path = tmp_path / "m.book"
+    build([pgn.read_game(games)], "makruk").write(path)
+    session, _, _ = game(["c4", "quit"], book=str(path))
+    assert [move.uci() for move in session.board.move_stack] == ["c3c4", "a6a5"]
 
 
 def test_playing_black_lets_the_engine_start() -> None:

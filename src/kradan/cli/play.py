@@ -74,7 +74,8 @@ class TerminalGame:
         self.level = level
         from ..book import Book
 
-        book = Book.read(args.book) if args.book else None
+        book_file = getattr(args, "book", None)
+        book = Book.read(book_file) if book_file else None
         self.engine = KradanPlayer(level, game=self.board.variant.name, book=book)
         self.seconds = args.time
 
