@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 
@@ -121,9 +122,21 @@ def test_a_clock_in_its_reserve_spends_less_than_the_increment() -> None:
     assert soft is not None and soft > 0.007
 
 
-def test_clock_limit_returns_a_move() -> None:
-    result = Searcher(4).best_move(Board(), Limit(white_clock=0.5, black_clock=0.5))
+def test_clock_limit_returns_a_move_within_its_share_of_the_clock() -> None:
+    """Half a second on the clock: a legal move, and the search stops near its budget (a few
+    hundredths of a second), not at the end of the clock. The margin is wide, for a busy
+    machine; a search that spent its whole clock would still fail."""
+    from kradan.engine.types import time_budget
+
+    limit = Limit(white_clock=0.5, black_clock=0.5)
+    _, hard = time_budget(limit, white_to_move=True)
+    assert hard is not None and hard < 0.2
+    started = time.perf_counter()
+    result = Searcher(4).best_move(Board(), limit)
+    spent = time.perf_counter() - started
     assert result.move is not None and result.move in Board().legal_moves
+    assert result.info is not None and result.info.seconds <= hard + 0.25
+    assert spent < 0.5 + 0.25
 
 
 def test_multipv_gives_distinct_sorted_lines() -> None:
@@ -168,9 +181,8 @@ def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
             board.push(rng.choice(moves))
         while board.outcome(claim_draw=True) is None and len(board.move_stack) < 300:
             result = searcher.best_move(board, Limit(nodes=100))
-            assert result.move is not None
+            assert result.move in board.legal_moves, (board.fen(), result.move)
             board.push(result.move)
-        assert board.outcome(claim_draw=True) is not None or len(board.move_stack) >= 300
 
 
 def _static(fen: str) -> int:

@@ -91,7 +91,11 @@ def test_stop_ends_an_infinite_search() -> None:
 def test_quit_mid_search_ends_the_session() -> None:
     session = new_session()
     session.send("go infinite")
+    session.wait_for("info depth")  # searching
     assert session.send("quit") is False
+    # quit stopped the search and waited for it: its answer is out, its thread is gone
+    assert session.lines[-1].startswith("bestmove ")
+    assert session.engine._thread is None
 
 
 def test_garbage_is_reported_and_the_session_goes_on() -> None:
@@ -127,7 +131,10 @@ def test_go_perft_multipv_and_clock() -> None:
     }
     session.lines.clear()
     session.send("setoption name MultiPV value 1", "go wtime 1000 btime 1000 winc 10 binc 10")
-    session.wait_for("bestmove")
+    best = session.wait_for("bestmove").split()[1]
+    assert best in {move.uci() for move in Board().legal_moves}
+    times = [int(line.split(" time ")[1].split()[0]) for line in session.lines if " time " in line]
+    assert times and max(times) < 1000  # a share of the second on the clock, never all of it
 
 
 @pytest.mark.parametrize("options", [("Skill Level", "1"), ("UCI_LimitStrength", "true")])

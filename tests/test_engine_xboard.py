@@ -98,7 +98,11 @@ def test_undo_remove_and_quit_mid_search() -> None:
     session.send("e3e4", "undo")
     assert session.engine.board.fen() == Board().fen()
     session.send("level 0 5 0", "go")
+    thread = session.engine._thread
+    assert thread is not None and thread.is_alive()  # five minutes to spend: it searches
     assert session.send("quit") is False
+    assert not thread.is_alive()
+    assert session.engine._thread is None  # quit stopped the search and waited for it
 
 
 def test_the_command_over_pipes() -> None:

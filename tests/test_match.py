@@ -45,7 +45,10 @@ def test_match_result_counts() -> None:
 
 
 def test_player_specs() -> None:
-    assert isinstance(make_player("kradan:level=3"), KradanPlayer)
+    player = make_player("kradan:level=3")
+    assert isinstance(player, KradanPlayer) and player.level == 3
+    assert player.name == "kradan level 3"
+    assert make_player("kradan").level == 20  # type: ignore[attr-defined]
     assert isinstance(make_player("random"), RandomPlayer)
     for bad in ("chess", "kradan:level=99", "kradan:speed=3", "uci:"):
         with pytest.raises(PlayerSpecError):

@@ -477,7 +477,12 @@ def test_broken_pgn_never_crashes_the_reader(data: st.DataObject) -> None:
         if game is None:
             break
         assert isinstance(game, pgn.Game)
-        str(game)  # what was read can always be written
+        written = str(game)  # what was read can always be written, and reads back the same
+        again = pgn.read_game(io.StringIO(written))
+        assert again is not None
+        assert [m.uci() for m in again.mainline_moves()] == [m.uci() for m in game.mainline_moves()]
+        # once written, the text is stable (the first reading may add the Seven Tag Roster)
+        assert str(pgn.read_game(io.StringIO(str(again)))) == str(again)
 
 
 def _ended(kind: str) -> AnyBoard:

@@ -78,8 +78,11 @@ def test_playing_black_lets_the_engine_start() -> None:
 def test_resign_and_draw() -> None:
     _, output, result = game(["resign"])
     assert result == "0-1" and "You resign: 0-1" in output
-    _, output, result = game(["draw", "quit"])
-    assert any("draw" in line for line in output)
+    _, output, result = game(["draw", "quit"])  # level 3 at the start: not ahead, it accepts
+    assert result == "1/2-1/2" and "kradan accepts the draw: 1/2-1/2" in output
+    # a rook up, the engine is ahead and plays on
+    _, output, result = game(["draw", "quit"], color="black", fen="k7/8/8/8/8/8/8/1R2K3 w - - 0 1")
+    assert result == "*" and not any("accepts the draw" in line for line in output)
 
 
 def test_game_over_by_mate() -> None:

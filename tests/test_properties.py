@@ -131,7 +131,10 @@ def test_random_games_always_end(variant: str, rng: random.Random) -> None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
             assert board.is_game_over(claim_draw=True)
-            assert outcome.result() in ("1-0", "0-1", "1/2-1/2", "*")
+            # the result says who won, and a checkmate is one (default rules: no replay)
+            assert outcome.result() == {True: "1-0", False: "0-1", None: "1/2-1/2"}[outcome.winner]
+            if outcome.termination.value == "checkmate":  # (Kar Ouk's first check comes first)
+                assert board.is_checkmate()
             return
         board.push(rng.choice(list(board.legal_moves)))
     raise AssertionError(f"no outcome after 6000 plies: {board.fen()}")
