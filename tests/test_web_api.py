@@ -529,6 +529,23 @@ def test_random_moves_and_bodies_get_answers_not_crashes(tmp_path: Path) -> None
 
 
 @ON_BOTH
+def test_idle_unfinished_games_are_forgotten_and_loaded_again(client: TestClient) -> None:
+    """An abandoned game without a clock, a person to move: forgotten once memory is full, and
+    it comes back from the store as it was (the fuzzed server grew to 2 GB without this)."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.kept = 2
+    first, white, black = two_humans(client)
+    move(client, first, white, "e3e4")
+    before = game(client, first)
+    two_humans(client)
+    two_humans(client)
+    assert first not in rooms.rooms
+    assert game(client, first) == before
+    move(client, first, black, "e6e5")  # and play goes on
+    assert game(client, first)["ply"] == 2
+
+
+@ON_BOTH
 def test_finished_games_are_forgotten_and_loaded_again(client: TestClient) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     rooms.kept = 2
@@ -575,3 +592,32 @@ def test_the_new_game_page_offers_makruk_first_and_skips_games_it_cannot_draw(
         assert "Tic-tac-toe" not in page and "Alquerque (R.C. Bell)" in page
     finally:
         registry.unregister(TOY.name)
+
+
+def test_only_rooms_that_lose_nothing_are_idle() -> None:
+    """What :func:`kradan.web.rooms.idle` keeps in memory: a watched game, one in the middle
+    of a move, one whose clock runs, one in a screened setup, one where the engine is to move."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from kradan import Board
+    from kradan.web.rooms import idle
+
+    def room(**changes: object) -> SimpleNamespace:
+        fields: dict[str, object] = dict(
+            subscribers=set(), lock=asyncio.Lock(), playing=True, clock=None, in_setup=False,
+            board=Board(), is_engine=lambda color: False,
+        )  # fmt: skip
+        fields.update(changes)
+        return SimpleNamespace(**fields)
+
+    locked = asyncio.Lock()
+    asyncio.run(locked.acquire())
+    assert idle(room())  # a person to move, no clock: it reloads as it was
+    assert idle(room(playing=False, clock=SimpleNamespace(running=True)))  # ended
+    assert not idle(room(subscribers={"a socket"}))
+    assert not idle(room(lock=locked))
+    assert not idle(room(clock=SimpleNamespace(running=True)))
+    assert idle(room(clock=SimpleNamespace(running=None)))  # a clock not yet started
+    assert not idle(room(in_setup=True))
+    assert not idle(room(is_engine=lambda color: color))  # White, the engine, is to move

@@ -52,6 +52,18 @@ class Created:
     invite: str | None
 
 
+def idle(room: Room) -> bool:
+    """Whether forgetting ``room`` loses nothing: nobody watches it, no move is being made, and
+    nothing runs for it: the game has ended, or a person is to move on no running clock (not
+    the engine, not a flag timer, not a screened setup)."""
+    if room.subscribers or room.lock.locked():
+        return False
+    if not room.playing:
+        return True
+    clock_runs = room.clock is not None and room.clock.running is not None
+    return not (clock_runs or room.in_setup or room.is_engine(bool(room.board.turn)))
+
+
 class Rooms:
     """The games in memory, loaded from the store on first use."""
 
@@ -59,7 +71,7 @@ class Rooms:
         self.store = store
         self.pool = pool
         self.rooms: dict[str, Room] = {}
-        #: how many games are kept in memory before finished ones are forgotten
+        #: how many games are kept in memory before idle ones are forgotten
         self.kept = 1000
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -157,12 +169,13 @@ class Rooms:
             return room
 
     def trim(self) -> None:
-        """Forget finished games nobody watches once more than :attr:`kept` games are in
-        memory (they are loaded again when asked for)."""
+        """Forget the idle games (:func:`idle`) once more than :attr:`kept` games are in
+        memory; they are loaded again from the store when asked for. Abandoned games without
+        a clock would otherwise stay in memory for ever."""
         if len(self.rooms) < self.kept:
             return
         for public_id, room in list(self.rooms.items()):
-            if not room.playing and not room.subscribers and not room.lock.locked():
+            if idle(room):
                 del self.rooms[public_id]
 
     def rebuild(self, stored: StoredGame) -> Room:
