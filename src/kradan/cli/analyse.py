@@ -12,6 +12,7 @@ from ..games import AnyBoard
 from .common import (
     add_executor_arguments,
     add_game_argument,
+    executor_from_args,
     fail,
     load_position,
     read_game_number,
@@ -61,10 +62,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--annotate", metavar="OUT.pgn",
                         help="judge every move of the PGN file's games (or --game N), write "
                         "them to OUT.pgn")  # fmt: skip
-    parser.add_argument("--concurrency", type=int, metavar="N",
-                        help="with --annotate: games annotated at once (default 1; with "
-                        "--executor ray the cluster's CPUs)")  # fmt: skip
-    add_executor_arguments(parser)
+    add_executor_arguments(parser, "with --annotate: chunks of games annotated")
     parser.set_defaults(run=run)
 
 
@@ -172,20 +170,12 @@ def _annotate_file(args: argparse.Namespace) -> int:
     import sys
 
     from ..engine.annotate_file import ChunkResult, annotate_chunk, plan_chunks
-    from ..executors import default_executor_name, in_order, make_executor, run_tasks
+    from ..executors import in_order, run_tasks
 
     path = " ".join(args.position)
     open_text(path).close()  # refuses, at once, a file that is not there or is not text
     limit = _limit(args, 0.5)
-    name = args.executor or ("ray" if args.address else default_executor_name())
-    if args.concurrency is not None and args.concurrency < 1:
-        raise UsageError(f"--concurrency {args.concurrency} must be at least 1")
-    executor = None
-    concurrency = args.concurrency or 1
-    if name == "ray" or concurrency > 1:
-        executor = make_executor(name, args.concurrency, args.address)
-        if name == "ray" and args.concurrency is None:
-            concurrency = executor.slots
+    executor, concurrency = executor_from_args(args)
     chunks = plan_chunks(path, args.variant, limit, concurrency)
     total = sum(chunk.games for chunk in chunks)
     progress = Progress(total, "games annotated")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..games import AnyBoard, game_names, new_board
 
 if TYPE_CHECKING:
+    from ..executors import Executor
     from ..pgn import Game
 
 #: problems found in the input (``kradan validate``, a ``kradan convert`` that stopped)
@@ -67,8 +68,13 @@ def add_game_argument(
         parser.add_argument("variant", nargs="?", default=default, help=text)
 
 
-def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--executor local|ray`` and ``--address``: where parallel work runs (docs/cluster.md)."""
+def add_executor_arguments(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
+    """``--concurrency``, ``--executor local|ray`` and ``--address``: where parallel work runs
+    and how much of it at once (docs/cluster.md); read back with :func:`executor_from_args`."""
+    parser.add_argument(
+        "--concurrency", type=int, metavar="N",
+        help=f"{what} at once (default 1; with --executor ray the cluster's CPUs)",
+    )  # fmt: skip
     parser.add_argument(
         "--executor", choices=("local", "ray"),
         help="where the work runs: local processes, or a Ray cluster (pip install "
@@ -79,6 +85,27 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
         help="the Ray cluster (ray://HOST:10001, or HOST:PORT on a node of the cluster); "
         "default RAY_ADDRESS, else a Ray instance started here",
     )  # fmt: skip
+
+
+def executor_from_args(args: argparse.Namespace) -> tuple[Executor | None, int]:
+    """The executor the arguments ask for and how many tasks to keep in flight on it;
+    ``(None, 1)`` for work done here, one task after another (the default).
+
+    :raises UsageError: for a ``--concurrency`` below 1.
+    """
+    from ..errors import UsageError
+    from ..executors import default_executor_name, make_executor
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError(f"--concurrency {args.concurrency} must be at least 1")
+    name = args.executor or ("ray" if args.address else default_executor_name())
+    concurrency = args.concurrency or 1
+    if name != "ray" and concurrency == 1:
+        return None, 1
+    executor = make_executor(name, args.concurrency, args.address)
+    if args.concurrency is None:
+        concurrency = executor.slots  # a cluster's CPUs
+    return executor, concurrency
 
 
 def load_position(

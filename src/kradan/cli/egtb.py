@@ -11,8 +11,8 @@ from typing import Any
 
 from ..board import Board
 from ..egtb.tables import TableSet, default_directory
-from ..errors import MissingTableError, UsageError
-from .common import add_executor_arguments
+from ..errors import MissingTableError
+from .common import add_executor_arguments, executor_from_args
 from .progress import bar
 
 EXAMPLES = """examples:
@@ -54,11 +54,7 @@ def add_parser(commands: Any) -> None:
     generate.add_argument(
         "--force", action="store_true", help="build again the tables the directory has"
     )
-    generate.add_argument(
-        "--concurrency", type=int, metavar="N",
-        help="tables built at once (default 1; with --executor ray the cluster's CPUs)",
-    )  # fmt: skip
-    add_executor_arguments(generate)
+    add_executor_arguments(generate, "tables built")
     _action(
         actions,
         "verify",
@@ -129,17 +125,10 @@ def _where() -> str:
 
 
 def _executor(args: argparse.Namespace) -> Any:
-    """The executor ``--executor``/``--address``/``--concurrency`` ask for; ``None``: build
-    here, one table after another."""
-    from ..executors import default_executor_name, make_executor
-
-    if args.concurrency is not None and args.concurrency < 1:
-        raise UsageError(f"--concurrency {args.concurrency} must be at least 1")
-    name = args.executor or ("ray" if args.address else default_executor_name())
-    if name != "ray" and (args.concurrency or 1) == 1:
-        return None
-    executor = make_executor(name, args.concurrency, args.address)
-    print(f"kradan: building tables on {executor.describe()}", file=sys.stderr, flush=True)
+    """The executor the arguments ask for (``None``: build here, one table after another)."""
+    executor, _ = executor_from_args(args)
+    if executor is not None:
+        print(f"kradan: building tables on {executor.describe()}", file=sys.stderr, flush=True)
     return executor
 
 

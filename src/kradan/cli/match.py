@@ -8,7 +8,7 @@ from typing import Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
-from .common import add_executor_arguments, add_game_argument
+from .common import add_executor_arguments, add_game_argument, executor_from_args
 from .progress import bar
 
 #: games in one run at most (each is a task description held until it is played)
@@ -37,10 +37,6 @@ def add_parser(commands: Any) -> None:
     add_game_argument(parser)
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (10+0.1)")
-    parser.add_argument(
-        "--concurrency", type=int,
-        help="games played at once (default 1; with --executor ray the cluster's CPUs)",
-    )  # fmt: skip
     parser.add_argument("--pgn", help="save every game to this PGN file")
     parser.add_argument(
         "--openings", metavar="FILE",
@@ -52,33 +48,27 @@ def add_parser(commands: Any) -> None:
         help="test whether the first player is ELO1 stronger (H1) or at most ELO0 (H0) on "
         "game pairs (pentanomial); stop when decided; --games is then the most to play",
     )  # fmt: skip
-    add_executor_arguments(parser)
+    add_executor_arguments(parser, "games played")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    from ..executors import default_executor_name, make_executor
     from ..games import canonical_name
     from ..match import GameRecord, MatchResult, TimeControl, load_openings, run_match, tasks
     from ..sprt import Sprt, SprtBounds
 
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)
-    if args.games < 1 or (args.concurrency is not None and args.concurrency < 1):
-        raise UsageError("--games and --concurrency must be at least 1")
+    if args.games < 1:
+        raise UsageError(f"--games {args.games} must be at least 1")
     if args.games > MAX_GAMES:
         raise UsageError(f"--games {args.games}: at most {MAX_GAMES:,} in one run")
     openings = load_openings(args.openings, variant) if args.openings else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
-    name = args.executor or ("ray" if args.address else default_executor_name())
-    concurrency = args.concurrency or 1
-    executor = None
-    if name == "ray" or concurrency > 1:
-        executor = make_executor(name, args.concurrency, args.address)
-        if name == "ray" and args.concurrency is None:
-            concurrency = executor.slots
+    executor, concurrency = executor_from_args(args)
+    if executor is not None:
         print(f"kradan: {len(games)} games, {concurrency} at a time, on {executor.describe()}",
               file=sys.stderr, flush=True)  # fmt: skip
     handle = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
