@@ -65,8 +65,9 @@ def test_the_engine_plays_from_a_book(tmp_path: Path) -> None:
     games = io.StringIO('[Result "0-1"]\n\n1. c4 a5 0-1\n')
     path = tmp_path / "m.book"
     build([pgn.read_game(games)], "makruk").write(path)
-    session, _, _ = game(["c4", "quit"], book=str(path))
+    session, output, _ = game(["c4", "quit"], book=str(path))
     assert [move.uci() for move in session.board.move_stack] == ["c3c4", "a6a5"]
+    assert "kradan plays a5 (book)" in output
 
 
 def test_playing_black_lets_the_engine_start() -> None:

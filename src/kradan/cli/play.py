@@ -120,7 +120,8 @@ class TerminalGame:
                 elif answer.count == "stop":
                     self.board.stop_count()
                     self.write("kradan stops its count")
-                self.write(f"kradan plays {self.board.san(answer.move)}")
+                from_book = " (book)" if answer.info.get("book") else ""
+                self.write(f"kradan plays {self.board.san(answer.move)}{from_book}")
                 self.board.push(answer.move)
                 self.write(self.render())
                 continue
