@@ -67,6 +67,44 @@ def test_equal_players_accept_h0_against_a_gain() -> None:
     assert test.llr() < test.bounds.lower and test.verdict == "H0"
 
 
+def test_the_logistic_expected_score() -> None:
+    assert expected_score(0) == 0.5
+    assert expected_score(400) == pytest.approx(10 / 11, rel=1e-12)  # 10^(400/400) : 1
+    assert expected_score(-400) == pytest.approx(1 / 11, rel=1e-12)
+
+
+def test_no_pairs_no_evidence() -> None:
+    test = Sprt(SprtBounds(0, 10))
+    assert test.llr() == 0.0 and test.verdict is None and test.pairs == 0
+
+
+def test_each_pair_score_has_its_bin() -> None:
+    test = Sprt(SprtBounds(0, 10))
+    for points in (0, 0.5, 1, 1.5, 2):
+        test.add_pair(points)
+    assert test.pentanomial == [1, 1, 1, 1, 1]
+    for bad in (-0.5, 2.5):
+        with pytest.raises(ValueError, match="a pair scores"):
+            test.add_pair(bad)
+
+
+def test_a_run_of_lost_pairs_decides_for_h0_as_fast_as_won_pairs_for_h1() -> None:
+    """The mirror of 23 won pairs accepting H1 at [0, 50]: 23 lost pairs accept H0 at
+    [-50, 0] (the bisection must reach the far end of its bracket)."""
+    test = Sprt(SprtBounds(-50, 0))
+    while test.verdict is None:
+        test.add_pair(0)
+    assert test.verdict == "H0" and test.pairs == 23
+
+
+@pytest.mark.parametrize("text", ["0,5,0,0.05", "0,5,0.05,0", "0,5,0.5,0.05", "0,5,0.05,0.5",
+                                  "0,5,-0.1,0.05", "0,5,0.05,-0.1", "0,5,0.6,0.05"])  # fmt: skip
+def test_error_rates_must_lie_strictly_between_0_and_a_half(text: str) -> None:
+    with pytest.raises(UsageError, match=r"ALPHA and BETA must be between 0 and 0\.5"):
+        SprtBounds.parse(text)
+    assert SprtBounds.parse("0,5,0.01,0.49").beta == 0.49
+
+
 def test_a_pair_scores_in_half_points_only() -> None:
     with pytest.raises(ValueError, match=r"0\.3"):
         Sprt(SprtBounds(0, 5)).add_pair(0.3)

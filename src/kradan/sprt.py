@@ -148,9 +148,8 @@ def _most_likely(frequencies: list[float], mean: float) -> list[float]:
         else:
             high = middle
     lam = (low + high) / 2
-    found = [f / (1 + lam * d) for f, d in zip(frequencies, shifts, strict=True)]
-    total = sum(found)
-    return [p / total for p in found]
+    # at the root these sum to 1: sum f (1 + lam d - lam d) / (1 + lam d) = 1 - lam * excess
+    return [f / (1 + lam * d) for f, d in zip(frequencies, shifts, strict=True)]
 
 
 __all__ = ["PAIR_POINTS", "Sprt", "SprtBounds", "expected_score"]
