@@ -106,7 +106,14 @@ def _tt_store(
     if tt_keys[index] == key and old >= 0 and ((old >> 36) & 255) > depth and bound != BOUND_EXACT:
         return  # keep the deeper entry for this position
     tt_keys[index] = key
-    tt_data[index] = (move & 0xFFFFF) | ((score + 32768) << 20) | (depth << 36) | (bound << 44)
+    # 64-bit arithmetic throughout, so the packing is the same with NUMBA_DISABLE_JIT
+    # (pure Python, used by mutation testing), where a move arrives as an int32
+    tt_data[index] = (
+        (np.int64(move) & 0xFFFFF)
+        | ((np.int64(score) + 32768) << 20)
+        | (np.int64(depth) << 36)
+        | (np.int64(bound) << 44)
+    )
 
 
 @jit
