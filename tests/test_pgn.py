@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 
@@ -543,3 +544,37 @@ def test_clock_and_eval_comment_commands() -> None:
     node = game.next()
     assert node is not None and node.eval() == ("cp", -0.35) and node.clock() == 3723.5
     assert node.next().eval() == ("mate", -3.0)  # type: ignore[union-attr]
+
+
+def test_movetext_is_wrapped_at_the_columns_asked_for() -> None:
+    game = pgn.Game.from_board(_random_game("makruk", 5, 80))
+    for columns in (40, 80):
+        text = game.accept(pgn.StringExporter(columns=columns, headers=False))
+        lines = text.splitlines()
+        assert len(lines) > 1 and max(map(len, lines)) <= columns
+        # each line is as full as it can be: the next line's first word would not have fit
+        for line, following in itertools.pairwise(lines):
+            assert len(line) + 1 + len(following.split()[0]) > columns
+    one_line = game.accept(pgn.StringExporter(columns=None, headers=False))
+    assert "\n" not in one_line and one_line.split() == text.split()
+
+
+def test_the_exporter_takes_its_options_by_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        pgn.StringExporter(40)  # type: ignore[misc]
+
+
+def test_a_tag_glued_after_a_broken_one_is_still_read() -> None:
+    game = _read('[Variant "makruk"]\n[[Site "Bangkok"]\n\n1. e4 *')
+    assert game.headers["Site"] == "Bangkok"
+    assert [e.message for e in game.errors] == ["bad header line '['"]
+    assert len(game.mainline_moves()) == 1
+
+
+def test_a_repeated_tag_names_the_tag_and_starts_the_next_game() -> None:
+    handle = io.StringIO('[Variant "makruk"]\n[Event "one"]\n[Event "two"]\n\n1. e4 *\n')
+    first = pgn.read_game(handle)
+    assert first is not None and first.headers["Event"] == "one"
+    assert [e.message for e in first.errors] == ["[Event] again: a new game begins on this line"]
+    second = pgn.read_game(handle)
+    assert second is not None and second.headers["Event"] == "two"

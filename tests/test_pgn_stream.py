@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import io
+import threading
 import tracemalloc
 import weakref
 from pathlib import Path
@@ -112,6 +113,21 @@ def test_a_huge_line_is_dropped_without_being_held() -> None:
     assert [(e.line, e.game_line) for e in games[3].errors] == [(15, 13)]
     assert games[3].mainline_moves() == []  # the moves on the dropped line are lost
     assert max(handle.sizes) <= reader.MAX_LINE + 1
+
+
+def test_a_huge_last_line_without_a_newline_ends_the_file() -> None:
+    """The file ends inside a line longer than MAX_LINE: the reader stops, it does not wait
+    for a newline that never comes (run in a thread, so that a loop fails the test)."""
+    text = _good("one") + '[Event "cut"]\n\n1. e4 ' + "x" * (2 * reader.MAX_LINE)
+    found: list[list[pgn.Game]] = []
+    worker = threading.Thread(target=lambda: found.append(_read_all(io.StringIO(text))))
+    worker.daemon = True
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the reader kept reading past the end of the file"
+    games = found[0]
+    assert [g.headers.get("Event") for g in games] == ["one", "cut"]
+    assert "more than 1,048,576 characters" in games[1].errors[0].message
 
 
 def test_a_huge_comment_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
