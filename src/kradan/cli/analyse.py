@@ -4,6 +4,7 @@ move of a game (an annotated PGN)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
 from .._core.warmup import announce_compilation
@@ -165,12 +166,41 @@ def _annotate_one(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chunks_here(chunks: list[Any], progress: Progress) -> Iterator[tuple[int, Any]]:
+    """Annotate the chunks one by one in this process, the bar moving within each chunk."""
+    from ..engine.annotate_file import annotate_chunk
+
+    done = 0
+
+    def advanced(count: int) -> None:
+        progress.update(done + count)  # ``done``: the games of the chunks before this one
+
+    for index, chunk in enumerate(chunks):
+        result = annotate_chunk(chunk, advanced)
+        done += result.games
+        yield index, result
+
+
+def _chunks_on(
+    executor: Any, chunks: list[Any], concurrency: int, progress: Progress
+) -> Iterator[tuple[int, Any]]:
+    """Annotate the chunks on ``executor``, ``concurrency`` at a time, as they finish."""
+    from ..engine.annotate_file import annotate_chunk
+    from ..executors import run_tasks
+
+    done = 0
+    for index, result in run_tasks(executor, annotate_chunk, chunks, in_flight=concurrency):
+        done += result.games
+        progress.update(done)
+        yield index, result
+
+
 def _annotate_file(args: argparse.Namespace) -> int:
     """Every game of the file, in chunks, here or on an executor; written in the file's order."""
     import sys
 
-    from ..engine.annotate_file import ChunkResult, annotate_chunk, plan_chunks
-    from ..executors import in_order, run_tasks
+    from ..engine.annotate_file import ChunkResult, plan_chunks
+    from ..executors import in_order
 
     path = " ".join(args.position)
     open_text(path).close()  # refuses, at once, a file that is not there or is not text
@@ -179,33 +209,19 @@ def _annotate_file(args: argparse.Namespace) -> int:
     chunks = plan_chunks(path, args.variant, limit, concurrency)
     total = sum(chunk.games for chunk in chunks)
     progress = Progress(total, "games annotated")
-    done = games = moves = marked = 0
+    games = moves = marked = 0
     problems: list[str] = []
     if executor is not None:
         print(f"kradan: {total} games in {len(chunks)} chunks, {concurrency} at a time, on "
               f"{executor.describe()}", file=sys.stderr, flush=True)  # fmt: skip
 
-    def finished() -> Any:
-        nonlocal done
-        if executor is None:
-            for index, chunk in enumerate(chunks):
-                before = done
-
-                def advanced(count: int, before: int = before) -> None:
-                    progress.update(before + count)
-
-                result = annotate_chunk(chunk, advanced)
-                done += result.games
-                yield index, result
-            return
-        for index, result in run_tasks(executor, annotate_chunk, chunks, in_flight=concurrency):
-            done += result.games
-            progress.update(done)
-            yield index, result
-
     try:
         with open(args.annotate, "w", encoding="utf-8", newline="\n") as out:
-            for _index, result in in_order(finished()):
+            if executor is None:
+                finished = _chunks_here(chunks, progress)
+            else:
+                finished = _chunks_on(executor, chunks, concurrency, progress)
+            for _index, result in in_order(finished):
                 chunk_result: ChunkResult = result
                 out.write(chunk_result.text)
                 out.flush()
