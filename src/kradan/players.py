@@ -3,8 +3,9 @@ external UCI or XBoard engine, and a random mover (DESIGN.md, layer "players").
 
 Players are named by short specs on the command line:
 
-* ``kradan`` or ``kradan:level=7`` (``hash=64`` and ``book=FILE``, an opening book, also
-  accepted: ``kradan:level=7,book=makruk.book``);
+* ``kradan`` or ``kradan:level=7`` (``hash=64``, ``book=FILE``, an opening book, and
+  ``weights=FILE``, the evaluation's weights, also accepted: ``kradan:level=7,book=makruk.book``,
+  ``kradan:weights=tuned.json``);
 * ``uci:/path/to/engine`` and ``xboard:/usr/games/fairymax`` (an argument list may follow);
 * ``random``.
 """
@@ -19,6 +20,7 @@ from .board import Board
 from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.counting_policy import apply_count_decision, count_decision
+from .engine.kernels.weights import load as load_weights
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
 from .engine.searchers import Searchers
 from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
@@ -55,14 +57,18 @@ class KradanPlayer:
         seed: int | None = None,
         game: str | None = None,
         book: Book | None = None,
+        weights: str | None = None,
     ) -> None:
         self.level = level
         #: an opening book: its moves are played while it knows the position
         self.book = book
         self.searchers = Searchers(hash_mb)
+        self.searchers.use_weights(weights)
         self.searcher = self.searchers.chess
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
+        if weights:
+            self.name += f" ({weights})"
         self.searchers.warm(new_board(game) if game else Board())
 
     def searcher_for(self, board: AnyBoard) -> GameSearch:
@@ -146,10 +152,12 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
     if kind == "kradan":
         options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
         book_file = options.pop("book", None)
+        weights = options.pop("weights", None)
         unknown = set(options) - {"level", "hash"}
         if unknown or any(not v.isdecimal() for v in options.values()):  # int() refuses "²"
             raise PlayerSpecError(
-                f"bad kradan options in {spec!r}: use kradan:level=1..20,hash=MB,book=FILE"
+                f"bad kradan options in {spec!r}: use "
+                "kradan:level=1..20,hash=MB,book=FILE,weights=FILE"
             )
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:
@@ -157,7 +165,12 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
         if game is not None and find_game(game).searcher is None:
             raise PlayerSpecError(f"{spec!r}: kradan's engine does not play {game} yet")
         book = Book.read(book_file) if book_file else None
-        return KradanPlayer(level, int(options.get("hash", 16)), seed, game, book)
+        if weights:
+            try:
+                load_weights(weights)  # a bad file is said here, with the spec
+            except (OSError, ValueError) as error:
+                raise PlayerSpecError(f"bad weights file in {spec!r}: {error}") from error
+        return KradanPlayer(level, int(options.get("hash", 16)), seed, game, book, weights)
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):

@@ -21,6 +21,7 @@ from ..move import Move
 from ..variants import CountingMode, StalemateRule
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import search as S
+from .kernels import weights as W
 from .tablebase import EngineTables, table_line
 from .types import MATE, Limit, Score, SearchInfo
 
@@ -67,6 +68,9 @@ class ChessAdapter(GameAdapter[Board, Move]):
         #: the least depth left at which the search probes them
         self.egtb_depth = 1
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
+        #: the evaluation's weights, a row per game (:mod:`.kernels.weights`)
+        self.weights = W.DEFAULT
+        self._row = W.DEFAULT[W.SET_MAKRUK]
 
     def clear(self) -> None:
         self._history[:] = 0
@@ -74,6 +78,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool) -> None:
         self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
+        self._row = self.weights[W.eval_set(self._info)]
         variant = board.variant
         tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
@@ -97,7 +102,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
             S.search_root(
                 self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
                 tables.tt_data, self._killers, self._history, self._pv, self._pv_length, excluded,
-                self._slab, self._slots,
+                self._slab, self._slots, self._row,
             )
         )  # fmt: skip
 
@@ -145,6 +150,12 @@ class Searcher(IterativeDeepening[Board, Move]):
             path = None if directory is None or directory is True else Path(directory)
             self.adapter.egtb = EngineTables(path)
         self.adapter.egtb_depth = max(1, probe_depth)
+
+    def use_weights(self, path: str | Path | None) -> None:
+        """Evaluate with the weights of the file ``path`` (the form of
+        ``kradan/engine/eval_weights.json``; sets it leaves out keep the packaged weights), or
+        the packaged ones (``None``). Raises ``ValueError`` on a file that is not one."""
+        self.adapter.weights = W.DEFAULT if path is None else W.load(path)
 
     @property
     def endgame_tables(self) -> EngineTables | None:

@@ -50,12 +50,15 @@ class Searchers:
         #: least depth left at which the search probes them
         self.tables: str | Path | bool | None = None
         self.probe_depth = 1
+        #: the evaluation's weights file (``None``: the packaged weights)
+        self.weights: str | Path | None = None
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
         if searcher is None:
             searcher = self._made[reference] = load_searcher(reference, self.hash_mb)
             self._apply_tables(searcher)
+            self._apply_weights(searcher)
         return searcher
 
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
@@ -69,6 +72,18 @@ class Searchers:
         use = getattr(searcher, "use_tables", None)
         if use is not None:
             use(self.tables, self.probe_depth)
+
+    def use_weights(self, path: str | Path | None) -> None:
+        """Evaluate with the weights of ``path`` in the searches that have weights (see
+        :meth:`kradan.engine.chess.Searcher.use_weights`)."""
+        self.weights = path
+        for searcher in self._made.values():
+            self._apply_weights(searcher)
+
+    def _apply_weights(self, searcher: GameSearch) -> None:
+        use = getattr(searcher, "use_weights", None)
+        if use is not None:
+            use(self.weights)
 
     @property
     def chess(self) -> GameSearch:

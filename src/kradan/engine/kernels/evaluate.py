@@ -1,7 +1,8 @@
 """Static evaluation for the chess family, compiled with numba.
 
 Material and piece-square tables, pawn advancement toward promotion, rooks on open files,
-mobility, king shelter, pieces in hand (Sittuyin's setup), and endgame knowledge: a lone king is
+mobility, king shelter, pieces in hand (Sittuyin's setup), each with its weight from a row of
+``weights.py`` (one set per game, given at run time), and endgame knowledge: a lone king is
 driven to the edge and the winning king brought near, and a side that cannot mate gets no credit
 for extra material. Scores are centipawns from the side to move's point of view.
 """
@@ -27,12 +28,23 @@ from ..._core.layout import (
     ROOK,
 )
 from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
+from .weights import (
+    MIRROR,
+    P_MATERIAL,
+    P_MOBILITY,
+    P_OPEN_FILE,
+    P_PST,
+    P_SHELTER,
+    P_TEMPO,
+    TABLES,
+)
 
 jit = numba.njit(cache=True)
 
-#: centipawn values by kernel piece type: pawn, knight, khon, met, rook, king
+#: centipawn values by kernel piece type (pawn, knight, khon, met, rook, king) for move
+#: ordering, pruning margins and the game phase; the evaluation's own material weights are
+#: in the data file (``weights.py``) and may differ
 VALUES = np.array([100, 320, 290, 220, 520, 0], dtype=np.int64)
-TEMPO = 10
 WINNING_MARGIN = 250  # centipawns ahead in an endgame that call for driving the king
 
 
@@ -45,25 +57,6 @@ def _centre_bonus(scale: int) -> np.ndarray:
     return table
 
 
-def _build_tables() -> np.ndarray:
-    """Piece-square tables for White (Black reads them with ``sq ^ 56``)."""
-    tables = np.zeros((PIECE_TYPE_NB + 1, 64), dtype=np.int64)
-    for sq in range(64):
-        rank = sq >> 3
-        file = sq & 7
-        # pawns gain as they near the promotion region (rank 6 for Makruk)
-        tables[PAWN, sq] = [0, 0, 0, 8, 22, 45, 60, 60][rank] + (4 if 2 <= file <= 5 else 0)
-    tables[KNIGHT] = _centre_bonus(9)
-    tables[KHON] = _centre_bonus(5) + np.array([4 * min(sq >> 3, 4) for sq in range(64)])
-    tables[MET] = _centre_bonus(5)
-    tables[ROOK] = np.array([6 if (sq >> 3) >= 5 else 0 for sq in range(64)])
-    # king, middlegame: stay on the back ranks; row PIECE_TYPE_NB: king, endgame: centralise
-    tables[KING] = np.array([[10, 6, -8, -20, -30, -30, -30, -30][sq >> 3] for sq in range(64)])
-    tables[PIECE_TYPE_NB] = _centre_bonus(8)
-    return tables
-
-
-PST = _build_tables()
 EDGE_DISTANCE = _centre_bonus(1)  # 3 in the centre, 0 on the edge
 #: Chebyshev distance to the nearest corner (0 in a corner .. 3 in the centre)
 CORNER_DISTANCE = np.array(
@@ -71,10 +64,13 @@ CORNER_DISTANCE = np.array(
      for sq in range(64)],
     dtype=np.int64,
 )  # fmt: skip
+KING_ENDGAME_TABLE = len(TABLES) - 1
 
 
 @jit
-def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool) -> int:
+def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool, w: np.ndarray) -> int:
+    """One side's share of the weighted sum: material (on the board and in hand),
+    piece-square tables, mobility, rooks on open files and king shelter."""
     own = bbs[BB_COLOR + color]
     occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
     flip = 0 if color == 0 else 56
@@ -85,27 +81,28 @@ def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool) ->
         while pieces:
             sq = lsb(pieces)
             pieces = pop_lsb(pieces)
-            score += VALUES[ptype]
+            square = MIRROR[sq ^ flip]
             if ptype == KING:
-                score += PST[PIECE_TYPE_NB if endgame else KING, sq ^ flip]
+                table = KING_ENDGAME_TABLE if endgame else KING
+                score += w[P_PST + 32 * table + square]
                 continue
-            score += PST[ptype, sq ^ flip]
+            score += w[P_MATERIAL + ptype] + w[P_PST + 32 * ptype + square]
             if ptype == KNIGHT:
-                score += 3 * popcount(KNIGHT_ATTACKS[sq] & ~own)
-            elif ptype == ROOK:
-                score += 2 * popcount(rook_attacks(sq, occupied) & ~own)
-                if (FILE_MASKS[sq & 7] & pawns) == ZERO:
-                    score += 15  # open file
+                score += w[P_MOBILITY] * popcount(KNIGHT_ATTACKS[sq] & ~own)
             elif ptype == KHON:
-                score += 2 * popcount(KHON_ATTACKS[color, sq] & ~own)
+                score += w[P_MOBILITY + 1] * popcount(KHON_ATTACKS[color, sq] & ~own)
             elif ptype == MET:
-                score += 2 * popcount(FERZ_ATTACKS[sq] & ~own)
-    for ptype in range(PIECE_TYPE_NB):
-        score += VALUES[ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
+                score += w[P_MOBILITY + 2] * popcount(FERZ_ATTACKS[sq] & ~own)
+            elif ptype == ROOK:
+                score += w[P_MOBILITY + 3] * popcount(rook_attacks(sq, occupied) & ~own)
+                if (FILE_MASKS[sq & 7] & pawns) == ZERO:
+                    score += w[P_OPEN_FILE]
+    for ptype in range(KING):
+        score += w[P_MATERIAL + ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
     king = bbs[BB_TYPE + KING] & own
     if king and not endgame:
         shelter = popcount(KING_ATTACKS[lsb(king)] & own)
-        score += 6 * min(shelter, 4)
+        score += w[P_SHELTER] * min(shelter, 4)
     return score
 
 
@@ -116,6 +113,12 @@ def _non_pawn_material(bbs: np.ndarray, color: int) -> int:
     for ptype in (KNIGHT, KHON, MET, ROOK):
         total += VALUES[ptype] * popcount(bbs[BB_TYPE + ptype] & own)
     return total
+
+
+@jit
+def is_endgame(bbs: np.ndarray) -> bool:
+    """Few pieces left (pawns aside): the king comes out, its shelter no longer counts."""
+    return _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1) <= 1400
 
 
 ONE_COLOUR = np.uint64(0x55AA55AA55AA55AA)  # the squares of one colour (b1, a2, ...)
@@ -135,13 +138,13 @@ def _can_mate(bbs: np.ndarray, color: int) -> bool:
 
 
 @jit
-def evaluate(bbs: np.ndarray, info: np.ndarray) -> int:
-    """The position's value for the side to move, in centipawns."""
+def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
+    """The position's value for the side to move, in centipawns, with the weights ``w`` (one
+    row of :mod:`.weights`)."""
     us = info[I_STM]
-    material = _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1)
-    endgame = material <= 1400
-    white = _side_score(bbs, info, 0, endgame)
-    black = _side_score(bbs, info, 1, endgame)
+    endgame = is_endgame(bbs)
+    white = _side_score(bbs, info, 0, endgame, w)
+    black = _side_score(bbs, info, 1, endgame, w)
     score = white - black
     for color in range(2):
         sign = 1 if color == 0 else -1
@@ -182,4 +185,4 @@ def evaluate(bbs: np.ndarray, info: np.ndarray) -> int:
                 weight = 6 if bbs[BB_TYPE + KING] & bit(sq) else 3
                 bonus += weight * (7 - distance)
             score += sign * bonus
-    return (score if us == 0 else -score) + TEMPO
+    return (score if us == 0 else -score) + w[P_TEMPO]

@@ -277,12 +277,13 @@ def _order_captures(info: np.ndarray, moves: np.ndarray, scores: np.ndarray, n: 
 # Recursive functions get explicit signatures: numba then compiles them eagerly, which its
 # on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
 _QUIESCE_SIGNATURE = (
-    "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], int32[:, ::1], int64[:, ::1])"
+    "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], int32[:, ::1], int64[:, ::1],"
+    " int64[::1])"
 )
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
-    " int64[::1], boolean, uint8[::1], int64[::1])"
+    " int64[::1], boolean, uint8[::1], int64[::1], int64[::1])"
 )
 
 
@@ -296,6 +297,7 @@ def quiesce(
     ctx: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     ctx[C_NODES] += 1
     if ply > ctx[C_SELDEPTH]:
@@ -308,10 +310,10 @@ def quiesce(
     if n == 0:
         return _no_move_score(bbs, info, ctx, ply)
     if ply >= MAX_PLY - 1:
-        return evaluate(bbs, info)
+        return evaluate(bbs, info, weights)
     stand = -INFINITE
     if not checked:
-        stand = evaluate(bbs, info)
+        stand = evaluate(bbs, info, weights)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -330,7 +332,7 @@ def quiesce(
             if victim != 0 and stand + VALUES[(victim & 7) - 1] + 200 < alpha:
                 continue
         make_move(bbs, info, move)
-        score = -quiesce(bbs, info, -beta, -alpha, ply + 1, ctx, moves, scores)
+        score = -quiesce(bbs, info, -beta, -alpha, ply + 1, ctx, moves, scores, weights)
         unmake_move(bbs, info)
         if ctx[C_STOP]:
             return 0
@@ -361,6 +363,7 @@ def search(
     allow_null: bool,
     slab: np.ndarray,
     slots: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """Negamax principal variation search; returns the score for the side to move. ``slab``
     and ``slots`` hold the endgame tables it may probe (:mod:`.tablebase`; empty: none)."""
@@ -387,7 +390,7 @@ def search(
     if checked:
         depth += 1
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return quiesce(bbs, info, alpha, beta, ply, ctx, moves, scores)
+        return quiesce(bbs, info, alpha, beta, ply, ctx, moves, scores, weights)
     ctx[C_NODES] += 1
     if _stopped(ctx):
         return 0
@@ -408,7 +411,7 @@ def search(
             if bound == BOUND_UPPER and tt_score <= alpha:
                 return tt_score
 
-    static_eval = -INFINITE if checked else evaluate(bbs, info)
+    static_eval = -INFINITE if checked else evaluate(bbs, info, weights)
     # checks end Kar Ouk at once, so nothing that might skip a checking move is safe there
     prunable = not pv_node and not checked and info[V_CHECK_WINS] == 0
     if prunable and depth <= 4 and abs(beta) < MATE_BOUND and static_eval - 110 * depth >= beta:
@@ -437,6 +440,7 @@ def search(
             no,
             slab,
             slots,
+            weights,
         )
         unmake_null(bbs, info)
         if ctx[C_STOP]:
@@ -498,6 +502,7 @@ def search(
                 yes,
                 slab,
                 slots,
+                weights,
             )
             if full_window or score <= alpha:
                 break
@@ -554,6 +559,7 @@ def search_root(
     excluded: np.ndarray,
     slab: np.ndarray,
     slots: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """One iteration of iterative deepening from the position in ``bbs``/``info``, leaving out
     the root moves in ``excluded`` (for MultiPV); the principal variation is left in
@@ -595,17 +601,17 @@ def search_root(
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
-                moves, scores, pv, pv_length, yes, slab, slots,
+                moves, scores, pv, pv_length, yes, slab, slots, weights,
             )  # fmt: skip
         else:
             score = -search(
                 bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                history, moves, scores, pv, pv_length, yes, slab, slots,
+                history, moves, scores, pv, pv_length, yes, slab, slots, weights,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -search(
                     bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                    history, moves, scores, pv, pv_length, yes, slab, slots,
+                    history, moves, scores, pv, pv_length, yes, slab, slots, weights,
                 )  # fmt: skip
         unmake_move(bbs, info)
         if ctx[C_STOP]:
