@@ -578,3 +578,108 @@ def test_a_repeated_tag_names_the_tag_and_starts_the_next_game() -> None:
     assert [e.message for e in first.errors] == ["[Event] again: a new game begins on this line"]
     second = pgn.read_game(handle)
     assert second is not None and second.headers["Event"] == "two"
+
+
+def test_options_read_true_false_numbers_and_lists() -> None:
+    parsed = pgn.headers.parse_options("a=true b=false c=12 d=x,y e=word")
+    assert parsed == {"a": True, "b": False, "c": 12, "d": ("x", "y"), "e": "word"}
+
+
+def test_the_default_exporter_wraps_at_80_columns() -> None:
+    lines = str(pgn.Game.from_board(_random_game("makruk", 6, 80))).split("\n\n")[1].splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(len(a) + 1 + len(b.split()[0]) == 81 for a, b in itertools.pairwise(lines)) or all(
+        len(a) + 1 + len(b.split()[0]) > 80 for a, b in itertools.pairwise(lines)
+    )
+    assert all(len(a) + 1 + len(b.split()[0]) > 80 for a, b in itertools.pairwise(lines))
+
+
+def test_the_seven_tag_roster_comes_first_in_its_order() -> None:
+    # streamed straight from the reader to the writer: the tags come in the file's order
+    text = '[Annotator "x"]\n[Result "*"]\n[Round "2"]\n[Event "e"]\n[White "w"]\n\n1. e4 *\n'
+    written = pgn.read_game(io.StringIO(text), Visitor=pgn.StringExporter)
+    assert isinstance(written, str)
+    tags = [line.split()[0] for line in written.splitlines() if line.startswith("[")]
+    assert tags == ["[Event", "[Round", "[White", "[Result", "[Annotator"]
+
+
+def test_a_file_exporter_counts_the_characters_it_wrote() -> None:
+    handle = io.StringIO()
+    exporter = pgn.FileExporter(handle)
+    for seed in (1, 2):
+        pgn.Game.from_board(_random_game("makruk", seed, 12)).accept(exporter)
+    assert exporter.written == len(handle.getvalue())
+    assert handle.getvalue().endswith("*\n\n")
+
+
+def test_a_count_comment_makes_the_next_black_move_carry_its_number() -> None:
+    board = Board("8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1", counting="declared")
+    board.push_san("Rd4")
+    board.declare_count()
+    board.push_san("Ke5")
+    assert "1. Rd4 {[%count declare]} 1... Ke5" in pgn.game_text(board)
+
+
+def test_a_count_declared_before_the_first_move_is_read() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/3R4/4K3/8/6m1 b - - 0 1"]\n\n{[%count declare]} 1... Ke5 *'
+    )
+    game = _read(text)
+    assert game.errors == [] and game.count_actions == ["declare"]
+    end = game.end().board()
+    assert isinstance(end, Board) and end.counting_state() is not None
+
+
+def test_a_failed_count_command_does_not_drop_the_next_one() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1"]\n\n'
+        "1. Rd4 {[%count stop] [%count declare]} 1... Ke5 *"
+    )
+    game = _read(text)
+    assert [e.message.split(":")[0] for e in game.errors] == ["cannot stop a count here"]
+    assert game.next().count_actions == ["declare"]  # type: ignore[union-attr]
+
+
+def test_a_draw_written_with_halves_is_read_as_a_draw() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 d5 ½-½')
+    assert game.headers["Result"] == "1/2-1/2"
+
+
+def test_moves_nags_and_variations_inside_a_variation() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 (1. d4 $1 1... d5 $2 (1... c5) 2. e4) 1... d5 *')
+    assert game.errors == []
+    assert [v.uci() for v in game.variations] == ["e3e4", "d3d4"]
+    side = game.variations[1]
+    assert side.nags == {1} and [v.uci() for v in side.variations] == ["d6d5", "c6c5"]
+    reply = side.variations[0]
+    assert reply.nags == {2} and [v.uci() for v in reply.variations] == ["e3e4"]
+
+
+def test_a_bad_move_skips_the_rest_of_its_variation_nested_ones_included() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 (1. d4 Zz9 (1... c5) 1... d5) 1... d5 *')
+    assert [e.text for e in game.errors] == ["Zz9"]
+    side = game.variations[1]
+    assert side.uci() == "d3d4" and side.variations == []  # nothing read after Zz9
+    assert [m.uci() for m in game.mainline_moves()] == ["e3e4", "d6d5"]
+
+
+def test_a_comment_just_over_the_limit_is_cut() -> None:
+    line = "x" * 999 + "\n"
+    lines = pgn.reader.MAX_COMMENT // len(line)
+    for extra, cut in ((-2, False), (2, True)):
+        comment = line * (lines + extra)
+        game = _read('[Variant "makruk"]\n\n1. e4 {' + comment + "} d5 *")
+        cut_message = "a comment of more than 1,048,576 characters: cut"
+        assert [e.message for e in game.errors] == ([cut_message] if cut else [])
+        assert len(game.mainline_moves()) == 2
+
+
+def test_joined_files_each_with_a_byte_order_mark_are_read() -> None:
+    one = "\ufeff" + pgn.game_text(_random_game("makruk", 1, 6), {"Round": "1"})
+    two = "\ufeff" + pgn.game_text(_random_game("makruk", 2, 6), {"Round": "2"})
+    handle = io.StringIO(one + "\n" + two)
+    games = [pgn.read_game(handle), pgn.read_game(handle)]
+    assert [g.headers["Round"] for g in games if g is not None] == ["1", "2"]
+    assert all(g is not None and g.errors == [] for g in games)

@@ -97,7 +97,8 @@ def test_invalid_utf8_read_with_errors_replace_is_reported_on_its_game() -> None
 def test_a_strictly_decoding_handle_raises_a_typed_error_naming_the_line() -> None:
     data = _good("one").encode() + b"\xff\xfe\n\n" + _good("two").encode()
     handle = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    with pytest.raises(PgnError, match=r"line \d+: .*not UTF-8.*errors='replace'"):
+    # the decoder reads the whole small file at once: it fails on line 1, before the bad bytes
+    with pytest.raises(PgnError, match=r"^line 1 or after: .*not UTF-8.*errors='replace'"):
         _read_all(handle)
 
 
@@ -273,3 +274,23 @@ def test_convert_and_validate_read_past_garbage(
     report = capsys.readouterr().out
     assert f"{path}:6: game 2" in report and f"{path}:15: game 4" in report
     assert "5 games" in report and "in 2 games" in report
+
+
+class _Undecodable(_Recording):
+    """A handle whose line ``bad`` cannot be decoded."""
+
+    def __init__(self, text: str, bad: int) -> None:
+        super().__init__(text)
+        self.bad = bad
+
+    def readline(self, size: int = -1) -> str:
+        if self.lines + 1 == self.bad:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        return super().readline(size)
+
+
+@pytest.mark.parametrize("bad", [2, 3, 7])
+def test_the_undecodable_line_is_named(bad: int) -> None:
+    handle = _Undecodable(_good("one") + _good("two"), bad)
+    with pytest.raises(PgnError, match=rf"^line {bad} or after: bytes that are not UTF-8"):
+        _read_all(handle)  # type: ignore[arg-type]

@@ -38,7 +38,6 @@ class StringExporter(BaseVisitor[str]):
         self._tokens: list[str] = []
         self._commands: list[str] = []
         self._force_number = True
-        self._depth = 0
 
     def begin_game(self) -> None:
         self._reset()
@@ -86,14 +85,12 @@ class StringExporter(BaseVisitor[str]):
         self._flush_commands()
         self._tokens.append("(")
         self._force_number = True
-        self._depth += 1
         return None
 
     def end_variation(self) -> None:
         self._flush_commands()
         self._tokens.append(")")
         self._force_number = True
-        self._depth -= 1
 
     def visit_move(self, board: AnyBoard, move: AnyMove) -> None:
         self._flush_commands()

@@ -29,7 +29,8 @@ recovering, a game ends (and the next begins at its next non-blank line):
 Undecodable bytes: open files with ``errors="replace"`` (as the ``kradan`` commands do), so that
 bytes that are not UTF-8 become U+FFFD, which is reported on the game that holds it. A handle
 that raises :class:`UnicodeDecodeError` cannot be read past that point (the decoder drops what
-it had buffered): :func:`read_game` raises :class:`~kradan.errors.PgnError` naming the line.
+it had buffered): :func:`read_game` raises :class:`~kradan.errors.PgnError` naming the line
+where the decoder failed (the bad bytes are there or, in the block it was decoding, after it).
 """
 
 from __future__ import annotations
@@ -105,8 +106,7 @@ class _Lines:
         if not line:
             return None
         self.number += 1
-        if self.number == 1:
-            line = line.lstrip("\ufeff")
+        line = line.lstrip("\ufeff")  # a byte order mark: the file's, or a joined file's
         if len(line) > MAX_LINE:
             while not line.endswith("\n"):  # drop the rest of the line, a piece at a time
                 line = self._readline()
@@ -128,8 +128,9 @@ class _Lines:
                 line = self.handle.readline()
         except UnicodeDecodeError as error:
             raise PgnError(
-                f"line {self.number + 1}: bytes that are not UTF-8 text ({error.reason}); "
-                "open the file with errors='replace' to read past them"
+                # a text handle decodes a block at a time, so the bytes may lie further on
+                f"line {self.number + 1} or after: bytes that are not UTF-8 text "
+                f"({error.reason}); open the file with errors='replace' to read past them"
             ) from error
         return line
 
@@ -377,9 +378,6 @@ def _movetext(reader: _Reader, lines: _Lines, line: str | None) -> str | None:
                 return None
             line = lines.next()
             continue
-        if line.lstrip().startswith("[") and _HEADER.fullmatch(line):
-            lines.push_back(line)  # the next game's headers: this game has ended
-            return None
         started = True
         position = 0
         while True:
@@ -390,6 +388,8 @@ def _movetext(reader: _Reader, lines: _Lines, line: str | None) -> str | None:
             position = match.end()
             if kind == "move":
                 text = match.group()
+                # a tag pair (on a line of its own, or after this game's last moves): the next
+                # game's tags, which end this one
                 if "[" in text and (
                     tag := _TAG_AT_END.match(line, text.index("[") + match.start())
                 ):
