@@ -187,7 +187,7 @@ def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
 
 def _static(fen: str) -> int:
     from kradan.engine.kernels.evaluate import evaluate
-    from kradan.engine.kernels.weights import DEFAULT, SET_MAKRUK
+    from kradan.engine.weights import DEFAULT, SET_MAKRUK
 
     board = Board(fen)
     return int(evaluate(board._bbs, board._info, DEFAULT[SET_MAKRUK]))

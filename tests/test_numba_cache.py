@@ -16,12 +16,15 @@ import pytest
 import kradan
 from kradan._core import _cache
 
+#: plain Python beside the kernels
+PLAIN = ("engine/driver.py", "engine/protocol/uci.py", "alquerque/board.py")
+
 
 @pytest.fixture
 def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the layout: each compiled folder and file, and plain Python beside them."""
     root = tmp_path / "kradan"
-    for name in (*_cache._COMPILED, "engine/driver.py", "alquerque/board.py"):
+    for name in (*_cache._COMPILED, *PLAIN):
         source = root / name if name.endswith(".py") else root / name / "code.py"
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(f"# {name}\n")
@@ -39,7 +42,7 @@ def test_a_change_in_engine_kernels_changes_the_fingerprint(package: Path) -> No
     assert _cache.fingerprint() != before
 
 
-@pytest.mark.parametrize("plain", ["engine/driver.py", "alquerque/board.py"])
+@pytest.mark.parametrize("plain", PLAIN)
 def test_plain_python_beside_the_kernels_keeps_the_fingerprint(package: Path, plain: str) -> None:
     # editing the engine's driver or protocols must not throw away a minute of compilation
     before = _cache.fingerprint()
@@ -62,7 +65,8 @@ def test_every_compiled_function_and_what_it_imports_is_fingerprinted() -> None:
 def test_a_stale_cache_is_emptied_in_every_compiled_folder(package: Path) -> None:
     _cache.drop_stale_cache()
     left = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.nbi"))
-    assert left == ["engine/__pycache__/driver.f-1.py311.nbi"]  # no compiled code there
+    # a folder without compiled code keeps its cache
+    assert left == ["engine/protocol/__pycache__/uci.f-1.py311.nbi"]
     assert (package / "_core" / "__pycache__" / _cache._STAMP).read_text() == _cache.fingerprint()
     # a fresh cache survives while the sources stay the same
     kept = package / "engine" / "kernels" / "__pycache__" / "code.f-1.py311.nbi"

@@ -1,4 +1,4 @@
-"""The evaluation's weights (kradan/engine/kernels/weights.py), the counts they weigh
+"""The evaluation's weights (kradan/engine/weights.py), the counts they weigh
 (features.py) and the Texel fit (kradan/tuning.py): the data file round-trips, the weighted
 counts are the evaluation, a weights file changes the engine's play, and a fit recovers
 weights from results they produced."""
@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kradan import BLACK, PAWN, WHITE, Board
+from kradan import BLACK, PAWN, WHITE, Board, pgn, tuning
+from kradan.cli.main import main
 from kradan.engine import Limit, Searcher
-from kradan.engine.kernels import weights as W
+from kradan.engine import weights as W
 from kradan.engine.kernels.evaluate import evaluate
 from kradan.engine.kernels.features import features
 from kradan.games import new_board
@@ -143,3 +145,102 @@ def test_a_table_of_the_wrong_shape_is_refused() -> None:
     data["pst"]["rook"] = data["pst"]["rook"][:7]
     with pytest.raises(ValueError, match="the rook table needs 8 ranks of 4 values"):
         W.to_array(data)
+
+
+def _random_games(game: str, count: int, seed: int) -> list[pgn.Game]:
+    """Random games played to a result (or 120 plies, then called a draw)."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        board = Board(variant=game)
+        while board.outcome(claim_draw=True) is None and len(board.move_stack) < 120:
+            board.push(rng.choice(list(board.legal_moves)))
+        played = pgn.Game.from_board(board)
+        if board.outcome(claim_draw=True) is None:
+            played.headers["Result"] = "1/2-1/2"
+        games.append(played)
+    return games
+
+
+def test_collected_positions_are_quiet_and_their_counts_are_the_evaluation() -> None:
+    games = _random_games("makruk", 6, seed=2)
+    found = tuning.collect(games, "makruk", skip_plies=4)
+    assert len(found) > 20 and set(found.games) <= set(range(6))
+    results = {1.0, 0.0, 0.5}
+    assert set(found.results.tolist()) <= results
+    # each kept position is one of its game's, after the skipped plies, quiet, and labelled
+    # with that game's result
+    for counts, result, number in zip(found.counts, found.results, found.games, strict=True):
+        game = games[number]
+        assert result == tuning.RESULTS[game.headers["Result"]]
+        assert counts[W.P_TEMPO] in (1.0, -1.0)
+    assert tuning.collect(games, "ouk").counts.shape == (0, W.N_PARAMS)  # Makruk games only
+
+
+def test_a_position_with_a_capture_or_a_check_is_not_quiet() -> None:
+    out = np.zeros(W.N_PARAMS)
+    row = W.DEFAULT[W.SET_MAKRUK]
+    assert tuning.quiet_counts(Board(), row, out)
+    assert not tuning.quiet_counts(Board("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1"), row, out)  # Nxd5
+    assert not tuning.quiet_counts(Board("4k3/8/8/8/8/8/4r3/3K4 w - - 0 1"), row, out)  # check
+
+
+def test_positions_save_and_load(tmp_path: Path) -> None:
+    found = tuning.collect(_random_games("cambodian", 3, seed=5), "ouk", skip_plies=0)
+    found.save(tmp_path / "ouk.npz")
+    again = tuning.Positions.load(tmp_path / "ouk.npz")
+    assert again.set_name == "ouk" and np.array_equal(again.counts, found.counts)
+    assert np.array_equal(again.results, found.results)
+
+
+def test_the_fit_recovers_the_weights_that_made_the_results() -> None:
+    """Results drawn from known weights (kradan's own, each moved at random, a knight worth
+    420): starting from kradan's own, the fit moves toward them and predicts results of
+    games it did not see better."""
+    rng = np.random.default_rng(7)
+    n = 100_000
+    counts = rng.integers(-2, 3, size=(n, W.N_PARAMS)) * (rng.random((n, W.N_PARAMS)) < 0.05)
+    start = W.DEFAULT[W.SET_MAKRUK].astype(np.float64)
+    truth = start + rng.normal(0.0, 25.0, W.N_PARAMS)
+    truth[W.P_MATERIAL + 1] = 420
+    results = rng.random(n) < tuning.expected_score(counts @ truth, 1.0)
+    positions = tuning.Positions(
+        "makruk", counts.astype(np.float32), results.astype(np.float32),
+        np.arange(n, dtype=np.int32) // 10,
+    )  # fmt: skip
+    fitted = tuning.fit(positions, start.astype(np.int64), l2=1e-9)
+    assert 0.8 < fitted.k < 1.25
+    assert abs(fitted.row[W.P_MATERIAL + 1] - 420) < 40
+    moved, meant = fitted.row - start, truth - start
+    assert np.corrcoef(moved, meant)[0, 1] > 0.6
+    assert fitted.held_out_after < fitted.held_out_before
+    assert fitted.train_after < fitted.train_before
+
+
+def test_the_tune_command_collects_fits_and_writes_a_weights_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "games.pgn"
+    games.write_text("\n".join(str(g) + "\n" for g in _random_games("makruk", 8, seed=9)))
+    data, tuned = tmp_path / "makruk.npz", tmp_path / "tuned.json"
+    assert main(["tune", "positions", str(games), "-o", str(data)]) == 0
+    assert re.search(r"\d+ quiet positions of [1-8] games", capsys.readouterr().out)
+    assert main(["tune", "fit", str(data), "-o", str(tuned)]) == 0
+    out = capsys.readouterr().out
+    assert "held-out positions" in out and f"kradan:weights={tuned}" in out
+    table = W.load(tuned)
+    assert np.array_equal(table[W.SET_OUK], W.DEFAULT[W.SET_OUK])  # only Makruk's set fitted
+    assert make_player(f"kradan:weights={tuned}").name == f"kradan ({tuned})"
+
+
+def test_the_tune_command_refuses_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.pgn"
+    empty.write_text('[Variant "makruk"]\n\n1. e4 *\n')
+    assert main(["tune", "positions", str(empty), "-o", str(tmp_path / "x.npz")]) != 0
+    assert "no quiet makruk positions" in capsys.readouterr().err
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not numpy")
+    assert main(["tune", "fit", str(junk), "-o", str(tmp_path / "w.json")]) != 0
+    assert f"cannot read positions from {str(junk)!r}" in capsys.readouterr().err

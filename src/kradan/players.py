@@ -20,10 +20,10 @@ from .board import Board
 from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.counting_policy import apply_count_decision, count_decision
-from .engine.kernels.weights import load as load_weights
 from .engine.levels import MAX_LEVEL, level_limit, pick_move
 from .engine.searchers import Searchers
 from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
+from .engine.weights import load as load_weights
 from .errors import KradanError
 from .games import AnyBoard, find_game, new_board
 

@@ -21,6 +21,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _COMPILED = (
     "_core",
     "engine/kernels",
+    "engine/weights.py",  # the evaluation's weight layout, which the kernels read
     "alquerque/_kernel.py",
     "alquerque/geometry.py",
     "egtb/_kernel.py",

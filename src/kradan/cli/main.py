@@ -19,6 +19,7 @@ from . import (
     play,
     serve,
     show,
+    tune,
     uci,
     validate,
     xboard,
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     egtb.add_parser(commands)
     book.add_parser(commands)
+    tune.add_parser(commands)
     return parser
 
 

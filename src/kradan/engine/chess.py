@@ -19,9 +19,9 @@ import numpy as np
 from ..board import Board
 from ..move import Move
 from ..variants import CountingMode, StalemateRule
+from . import weights as W
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import search as S
-from .kernels import weights as W
 from .tablebase import EngineTables, table_line
 from .types import MATE, Limit, Score, SearchInfo
 
@@ -68,7 +68,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
         #: the least depth left at which the search probes them
         self.egtb_depth = 1
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
-        #: the evaluation's weights, a row per game (:mod:`.kernels.weights`)
+        #: the evaluation's weights, a row per game (:mod:`.weights`)
         self.weights = W.DEFAULT
         self._row = W.DEFAULT[W.SET_MAKRUK]
 

@@ -2,7 +2,7 @@
 
 Material and piece-square tables, pawn advancement toward promotion, rooks on open files,
 mobility, king shelter, pieces in hand (Sittuyin's setup), each with its weight from a row of
-``weights.py`` (one set per game, given at run time), and endgame knowledge: a lone king is
+``engine/weights.py`` (one set per game, given at run time), and endgame knowledge: a lone king is
 driven to the edge and the winning king brought near, and a side that cannot mate gets no credit
 for extra material. Scores are centipawns from the side to move's point of view.
 """
@@ -28,7 +28,7 @@ from ..._core.layout import (
     ROOK,
 )
 from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
-from .weights import (
+from ..weights import (
     MIRROR,
     P_MATERIAL,
     P_MOBILITY,
@@ -43,7 +43,7 @@ jit = numba.njit(cache=True)
 
 #: centipawn values by kernel piece type (pawn, knight, khon, met, rook, king) for move
 #: ordering, pruning margins and the game phase; the evaluation's own material weights are
-#: in the data file (``weights.py``) and may differ
+#: in the data file (``engine/weights.py``) and may differ
 VALUES = np.array([100, 320, 290, 220, 520, 0], dtype=np.int64)
 WINNING_MARGIN = 250  # centipawns ahead in an endgame that call for driving the king
 
@@ -140,7 +140,7 @@ def _can_mate(bbs: np.ndarray, color: int) -> bool:
 @jit
 def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
     """The position's value for the side to move, in centipawns, with the weights ``w`` (one
-    row of :mod:`.weights`)."""
+    row of :mod:`kradan.engine.weights`)."""
     us = info[I_STM]
     endgame = is_endgame(bbs)
     white = _side_score(bbs, info, 0, endgame, w)

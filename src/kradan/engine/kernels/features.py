@@ -29,8 +29,8 @@ from ..._core.layout import (
     ROOK,
 )
 from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
+from ..weights import MIRROR, P_MATERIAL, P_MOBILITY, P_OPEN_FILE, P_PST, P_SHELTER, P_TEMPO
 from .evaluate import KING_ENDGAME_TABLE, is_endgame
-from .weights import MIRROR, P_MATERIAL, P_MOBILITY, P_OPEN_FILE, P_PST, P_SHELTER, P_TEMPO
 
 
 @numba.njit(cache=True)

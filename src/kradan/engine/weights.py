@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ..._core.layout import GATES_NONE, PROMOTION_SITTUYIN, V_GATES, V_PROMOTION
+from .._core.layout import GATES_NONE, PROMOTION_SITTUYIN, V_GATES, V_PROMOTION
 
-WEIGHTS_FILE = Path(__file__).parent.parent / "eval_weights.json"
+WEIGHTS_FILE = Path(__file__).with_name("eval_weights.json")
 
 #: the weight sets, in row order: Makruk (and ASEAN), Ouk (Cambodian, Kar Ouk), Sittuyin
 SETS = ("makruk", "ouk", "sittuyin")
@@ -118,13 +118,13 @@ def load(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
     return np.stack(rows)
 
 
-def dump(params: np.ndarray, path: Path, about: str) -> None:
+def dump(params: np.ndarray, path: Path | str, about: str) -> None:
     """Write ``params`` (one row per set) to ``path`` in the data file's form."""
     data = {"about": about, "sets": {name: from_array(params[i]) for i, name in enumerate(SETS)}}
     text = json.dumps(data, indent=1)
     # a table's rank on one line: [\n  8,\n  22, ...] -> [8, 22, ...]
     text = re.sub(r"\[\s+(-?\d+),\s+(-?\d+),\s+(-?\d+),\s+(-?\d+)\s+\]", r"[\1, \2, \3, \4]", text)
-    path.write_text(text + "\n", encoding="utf-8")
+    Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 def _packaged() -> np.ndarray:

@@ -1,0 +1,107 @@
+"""``kradan tune positions | fit``: fit the evaluation's weights to game results (Texel)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .progress import open_text
+
+EXAMPLES = """examples (docs/tuning.md):
+  kradan match kradan:level=20 kradan:level=20 --games 2000 --tc 1+0.01 --pgn self.pgn
+  kradan tune positions self.pgn -o makruk.npz                the quiet positions, labelled
+  kradan tune fit makruk.npz -o tuned.json                   every weight fitted
+  kradan match kradan:weights=tuned.json kradan --sprt 0,10 --games 20000 --concurrency 2"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "tune",
+        help="fit the evaluation's weights to game results (the Texel method)",
+        description="Collect the quiet positions of games, labelled with their results, then fit\n"
+        "every weight of the evaluation so that it predicts those results best. The weights\n"
+        "file it writes plays with kradan:weights=FILE.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="tune_command", metavar="ACTION", required=True)
+    positions = actions.add_parser("positions", help="quiet positions of PGN games, labelled")
+    positions.add_argument("files", nargs="+", metavar="FILE.pgn", help="the games")
+    positions.add_argument("-o", "--output", required=True, metavar="FILE.npz")
+    positions.add_argument(
+        "--set", default="makruk", choices=["makruk", "ouk", "sittuyin"],
+        help="the weight set: makruk, ouk (Cambodian and Kar Ouk) or sittuyin (makruk)",
+    )  # fmt: skip
+    positions.add_argument("--skip-plies", type=int, default=8, metavar="N",
+                           help="plies at the start of each game left out (8)")  # fmt: skip
+    positions.set_defaults(run=run_positions)
+    fit = actions.add_parser("fit", help="fit the weights to labelled positions")
+    fit.add_argument("positions", metavar="FILE.npz", help="from 'kradan tune positions'")
+    fit.add_argument("-o", "--output", required=True, metavar="WEIGHTS.json")
+    fit.add_argument("--start", metavar="WEIGHTS.json",
+                     help="the weights to start from (default: kradan's own)")  # fmt: skip
+    fit.add_argument(
+        "--l2", type=float, default=1e-7,
+        help="pull toward the starting weights, per squared centipawn (1e-7)",
+    )  # fmt: skip
+    fit.set_defaults(run=run_fit)
+
+
+def run_positions(args: argparse.Namespace) -> int:
+    from .. import pgn
+    from ..errors import UsageError
+    from ..tuning import collect
+
+    if args.skip_plies < 0:
+        raise UsageError("--skip-plies must be 0 or more")
+
+    def games() -> Any:
+        for path in args.files:
+            with open_text(path) as handle:
+                while (game := pgn.read_game(handle)) is not None:
+                    yield game
+
+    found = collect(games(), args.set, skip_plies=args.skip_plies)
+    if not len(found):
+        raise UsageError(f"no quiet {args.set} positions in games with a result")
+    found.save(args.output)
+    print(f"{args.output}: {len(found):,} quiet positions of {len(set(found.games)):,} games "
+          f"({args.set} weights)")  # fmt: skip
+    return 0
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    from ..engine import weights as W
+    from ..errors import InputFileError, UsageError
+    from ..tuning import Positions, fit
+
+    try:
+        import scipy  # noqa: F401
+    except ImportError as error:
+        raise UsageError("fitting needs scipy: pip install 'kradan[tune]'") from error
+    try:
+        positions = Positions.load(args.positions)
+    except (OSError, ValueError, KeyError) as error:
+        raise InputFileError(f"cannot read positions from {args.positions!r}: {error}") from error
+    try:
+        table = W.load(args.start) if args.start else W.DEFAULT.copy()
+    except (OSError, ValueError) as error:
+        raise InputFileError(f"cannot read weights from {args.start!r}: {error}") from error
+    index = W.SETS.index(positions.set_name)
+    result = fit(positions, table[index], l2=args.l2)
+    table[index] = result.row
+    about = (f"{positions.set_name} fitted to {result.positions + result.held_out:,} positions "
+             f"(kradan tune fit, K={result.k:.3f})")  # fmt: skip
+    try:
+        W.dump(table, args.output, about)
+    except OSError as error:
+        raise InputFileError(f"cannot write {args.output!r}: {error.strerror}") from error
+    print(f"{positions.set_name}: {result.positions:,} positions fitted, {result.held_out:,} held "
+          f"out; K = {result.k:.3f}; {result.iterations} iterations")  # fmt: skip
+    print("mean squared error   before    after")
+    print(f"  fitted positions    {result.train_before:.5f}  {result.train_after:.5f}")
+    print(f"  held-out positions  {result.held_out_before:.5f}  {result.held_out_after:.5f}")
+    changed = W.from_array(result.row)["material"]
+    print("material: " + ", ".join(f"{name} {value}" for name, value in changed.items()))
+    print(f"written to {args.output}; play it with kradan:weights={args.output}")
+    return 0
