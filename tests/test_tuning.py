@@ -244,3 +244,33 @@ def test_the_tune_command_refuses_bad_input(
     junk.write_bytes(b"not numpy")
     assert main(["tune", "fit", str(junk), "-o", str(tmp_path / "w.json")]) != 0
     assert f"cannot read positions from {str(junk)!r}" in capsys.readouterr().err
+
+
+def _uci(*lines: str) -> list[str]:
+    from kradan.engine.protocol.uci import UciEngine
+
+    out: list[str] = []
+    engine = UciEngine(out.append)
+    for line in lines:
+        engine.handle(line)
+    engine.wait()  # the last search's end, not a stop
+    engine.shutdown()
+    return out
+
+
+def test_the_uci_engine_takes_a_weights_file(tmp_path: Path) -> None:
+    assert "option name EvalWeights type string default <default>" in _uci("uci")
+    path = _weights_file(tmp_path, knight=520)
+    position = "position fen r1smksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+    plain = _uci(position, "go depth 1")
+    heavy = _uci(f"setoption name EvalWeights value {path}", position, "go depth 1")
+    back = _uci(f"setoption name EvalWeights value {path}",
+                "setoption name EvalWeights value <default>", position, "go depth 1")  # fmt: skip
+
+    def score(out: list[str]) -> int:
+        info = [line for line in out if line.startswith("info depth 1 ")][-1].split()
+        return int(info[info.index("cp") + 1])
+
+    assert score(heavy) - score(plain) == 200 and score(back) == score(plain)
+    bad = _uci(f"setoption name EvalWeights value {tmp_path / 'none.json'}")
+    assert "cannot read weights" in bad[-1] and "none.json" in bad[-1]

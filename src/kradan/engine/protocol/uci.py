@@ -23,6 +23,7 @@ from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
+from ..weights import load as load_weights
 from .serve import serve
 from .session import (
     DEFAULT_HASH_MB,
@@ -50,6 +51,8 @@ class Options:
     #: play from the opening book (``BookFile``) while it knows the position
     own_book: bool = False
     book_file: str = ""
+    #: the evaluation's weights file (``EvalWeights``; empty: kradan's own)
+    eval_weights: str = ""
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -104,6 +107,7 @@ class UciEngine(EngineSession):
         self.send("option name EgtbProbeDepth type spin default 1 min 1 max 100")
         self.send("option name OwnBook type check default false")
         self.send("option name BookFile type string default <empty>")
+        self.send("option name EvalWeights type string default <default>")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -154,6 +158,16 @@ class UciEngine(EngineSession):
             self.options.book_file = "" if value in ("", "<empty>") else value
             if self.options.book_file:
                 self.book = Book.read(self.options.book_file)  # a bad file is said at once
+        elif name == "evalweights":
+            self.wait()
+            path = "" if value in ("", "<default>", "<empty>") else value
+            try:
+                if path:
+                    load_weights(path)  # a bad file is said at once
+            except OSError as error:
+                raise ValueError(f"cannot read weights {path!r}: {error.strerror}") from error
+            self.options.eval_weights = path
+            self.searchers.use_weights(path or None)
         elif name == "egtbprobedepth":
             self.wait()
             self.options.egtb_depth = _int(value, 1, 100)
