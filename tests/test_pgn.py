@@ -683,3 +683,112 @@ def test_joined_files_each_with_a_byte_order_mark_are_read() -> None:
     games = [pgn.read_game(handle), pgn.read_game(handle)]
     assert [g.headers["Round"] for g in games if g is not None] == ["1", "2"]
     assert all(g is not None and g.errors == [] for g in games)
+
+
+class _Events(pgn.BaseVisitor[list[str]]):
+    """Records what the reader hands a visitor; skips the moves when asked."""
+
+    def __init__(self, skip_moves: bool = False) -> None:
+        self.events: list[str] = []
+        self.skip_moves = skip_moves
+
+    def end_headers(self) -> object:
+        return pgn.SKIP if self.skip_moves else None
+
+    def visit_move(self, board: AnyBoard, move: object) -> None:
+        self.events.append(f"move {move}")
+
+    def visit_comment(self, comment: str) -> None:
+        self.events.append(f"comment {comment}")
+
+    def handle_error(self, error: pgn.ReadError) -> None:
+        self.events.append(f"error {error.message}")
+
+    def result(self) -> list[str]:
+        return self.events
+
+
+def _events(text: str, skip_moves: bool = False) -> list[str]:
+    found = pgn.read_game(io.StringIO(text), Visitor=lambda: _Events(skip_moves))
+    assert found is not None
+    return found
+
+
+def test_a_visitor_that_skips_the_moves_sees_none_of_them() -> None:
+    text = '[Variant "makruk"]\n\n1. e4 {note} (1. d4) Zz9 *'
+    assert _events(text, skip_moves=True) == []
+    assert _events(text)[:2] == ["move e3e4", "comment note"]
+
+
+def test_a_game_whose_position_cannot_be_set_up_has_no_moves_or_comments() -> None:
+    text = '[Variant "makruk"]\n[FEN "not a fen"]\n\n{before} 1. e4 (1. d4) {after} d5 *'
+    events = _events(text)
+    assert len(events) == 1 and events[0].startswith("error ") and "not a fen" in events[0]
+
+
+def test_escape_lines_and_blank_lines_before_the_moves_are_passed_over() -> None:
+    game = _read('[Variant "makruk"]\n\n% an escaped line\n\n1. e4 d5\n% another\n2. Nd2 *')
+    assert [m.uci() for m in game.mainline_moves()] == ["e3e4", "d6d5", "b1d2"]
+    assert game.errors == []
+
+
+def test_a_comment_closed_at_the_start_of_a_line() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 {a note\n} 1... d5 *')
+    assert game.next().comment == "a note"  # type: ignore[union-attr]
+    assert len(game.mainline_moves()) == 2
+
+
+def test_a_comment_of_exactly_the_limit_then_more_is_cut() -> None:
+    first = "x" * 575 + "\n"  # with 1,048 lines of 1,000: exactly MAX_COMMENT characters
+    comment = first + ("x" * 999 + "\n") * 1048
+    assert len(comment) == pgn.reader.MAX_COMMENT
+    game = _read('[Variant "makruk"]\n\n1. e4 {' + comment + "more\n} d5 *")
+    assert [e.message for e in game.errors] == ["a comment of more than 1,048,576 characters: cut"]
+    assert len(game.next().comment) == pgn.reader.MAX_COMMENT - 1  # type: ignore[union-attr]
+
+
+def test_a_long_line_of_moves_ending_in_the_next_games_tags() -> None:
+    board = _random_game("makruk", 3, 60)
+    movetext = pgn.game_text(board).split("\n\n")[1].replace("\n", " ").strip()
+    moves = movetext.rsplit(" ", 1)[0]  # without the result
+    assert len(moves) > 300 and not moves.endswith("*")
+    handle = io.StringIO('[Variant "makruk"]\n\n' + moves + ' [Event "next"]\n\n1. e4 *\n')
+    first, second = pgn.read_game(handle), pgn.read_game(handle)
+    assert first is not None and first.errors == []
+    assert len(first.mainline_moves()) == len(board.move_stack)
+    assert second is not None and second.headers["Event"] == "next"
+
+
+def test_a_variation_inside_a_variation_must_follow_a_move_of_it() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 ((1. c4) 1. d4) 1... d5 *')
+    assert [e.message for e in game.errors] == ["a variation must follow a move"]
+
+
+def test_a_count_inside_a_variation_is_applied_there() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1"]\n\n'
+        "1. Rd5 (1. Rd4 {[%count declare]} 1... Ke5) 1... Kf6 *"
+    )
+    game = _read(text)
+    assert game.errors == []
+    assert game.variations[1].count_actions == ["declare"]
+
+
+def test_unclosed_variations_name_the_line_of_the_first() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 (1. d4\n1... d5 (1... c5\n')
+    message = game.errors[-1].message
+    assert message == "2 variation(s) not closed, the first opened on line 3"
+
+
+def test_undecodable_text_is_quoted_up_to_80_characters() -> None:
+    data = ('[Variant "makruk"]\n\n1. e4 {' + "x" * 100).encode() + b"\xff" + b"} *\n"
+    handle = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
+    game = pgn.read_game(handle)
+    assert game is not None and len(game.errors[0].text) == 80
+
+
+def test_a_bad_move_in_a_dropped_line_skips_the_rest_of_the_game() -> None:
+    huge = "x" * (pgn.reader.MAX_LINE + 10) + "\n"
+    game = _read('[Variant "makruk"]\n\n1. e4\n' + huge + "(1. d4) 1... d5 *\n")
+    assert [m.uci() for m in game.mainline_moves()] == ["e3e4"]
