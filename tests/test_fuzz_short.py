@@ -45,3 +45,16 @@ def test_structured_inputs_find_no_crash_and_no_hang(name: str) -> None:
     stats = engines.run(all_targets()[name], "hypothesis", HYPOTHESIS_INPUTS, seed=13)
     assert stats.inputs > 0
     assert _problems(stats) == []
+
+
+def test_the_cli_harness_shortens_the_searches_an_input_asks_for() -> None:
+    """A ``go depth 24`` in a ``kradan uci`` input is a real search that the next command
+    waits for: the harness makes it short, and leaves a value the engine refuses alone."""
+    from fuzz.cli import _quick_searches
+
+    long = b"go depth 24 movetime 99999 nodes 123456789\nsd 30\nst 5.5\ntime 50000\ngo mate 9\n"
+    assert _quick_searches(long) == (
+        b"go depth 2 movetime 100 nodes 5000\nsd 2\nst 0.05\ntime 100\ngo mate 1\n"
+    )
+    kept = b"go depth 1 movetime 50\ngo depth abc\nsetoption name Hash value 8\nst 0.05\n"
+    assert _quick_searches(kept) == kept
