@@ -792,3 +792,40 @@ def test_a_bad_move_in_a_dropped_line_skips_the_rest_of_the_game() -> None:
     huge = "x" * (pgn.reader.MAX_LINE + 10) + "\n"
     game = _read('[Variant "makruk"]\n\n1. e4\n' + huge + "(1. d4) 1... d5 *\n")
     assert [m.uci() for m in game.mainline_moves()] == ["e3e4"]
+
+
+def test_move_numbers_after_comments_variations_and_at_a_black_start() -> None:
+    for movetext in ("1. e4 {note} 1... d5 $1 (1... c5 2. Nd2) 2. Nd2 1-0",
+                     "1. e4 (1. d4 d5) 1... d5 1-0"):  # fmt: skip
+        game = _read('[Variant "makruk"]\n[Result "1-0"]\n\n' + movetext)
+        assert str(game).split("\n\n")[1] == movetext
+    board = Board("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")
+    board.push_san("d5")
+    assert pgn.game_text(board).split("\n\n")[1] == "1... d5 *\n"
+
+
+def test_a_result_that_is_not_one_is_written_as_unknown() -> None:
+    assert str(pgn.Game({"Variant": "makruk", "Result": "2-0"})).endswith("\n\n*")
+    assert str(pgn.Game({"Variant": "makruk", "Result": "0-1"})).endswith("\n\n0-1")
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "written"),
+    [
+        ("sittuyin", {"promotion_only_draw": False}, "promotion_only_draw=false"),
+        ("sittuyin", {"n_move_rule": 40}, "n_move_rule=40"),
+        ("makruk", {"repetition_count": 2}, "repetition_count=2"),
+        ("makruk", {"repetition_count": 4}, "repetition_count=4"),
+    ],
+)
+def test_an_option_below_or_above_its_default_is_written(
+    game: str, options: dict[str, object], written: str
+) -> None:
+    headers = pgn.Game.from_board(Board(variant=game, **options)).headers  # type: ignore[arg-type]
+    assert headers["VariantOptions"] == written
+
+
+@pytest.mark.parametrize("text", ["=x", "x", "a=1 =2"])
+def test_an_option_word_without_a_key_or_a_value_is_refused(text: str) -> None:
+    with pytest.raises(PgnError, match="expected key=value"):
+        pgn.headers.parse_options(text)
