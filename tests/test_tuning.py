@@ -5,6 +5,7 @@ weights from results they produced."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -274,3 +275,16 @@ def test_the_uci_engine_takes_a_weights_file(tmp_path: Path) -> None:
     assert score(heavy) - score(plain) == 200 and score(back) == score(plain)
     bad = _uci(f"setoption name EvalWeights value {tmp_path / 'none.json'}")
     assert "cannot read weights" in bad[-1] and "none.json" in bad[-1]
+
+
+def test_damaged_and_unfinished_games_are_left_out() -> None:
+    good = _random_games("makruk", 2, seed=11)
+    texts = [
+        '[Variant "makruk"]\n[FEN "not a fen"]\n[Result "1-0"]\n\n1. e4 1-0\n',
+        '[Variant "shogi"]\n[Result "1-0"]\n\n1. e4 1-0\n',
+        '[Variant "alquerque"]\n[Result "1-0"]\n\n1. c2c3 1-0\n',
+        '[Variant "makruk"]\n\n1. e4 d5 2. Nd2 *\n',
+    ]
+    bad = [pgn.read_game(io.StringIO(text)) for text in texts]
+    found = tuning.collect([*bad, *good], "makruk", skip_plies=0)
+    assert set(found.games.tolist()) <= {4, 5} and len(found) > 0

@@ -91,8 +91,10 @@ def collect(games: Iterable[Any], set_name: str, *, skip_plies: int = 8) -> Posi
     out = np.zeros(W.N_PARAMS)
     for number, game in enumerate(games):
         result = RESULTS.get(game.headers.get("Result", "*"))
+        if result is None or game.errors:  # a damaged game (its position too) is left out
+            continue
         board = game.board()
-        if result is None or not isinstance(board, Board) or game.errors:
+        if not isinstance(board, Board):  # Alquerque
             continue
         if SET_OF_GAME.get(board.variant.name) != set_name:
             continue
