@@ -101,6 +101,15 @@ def _valid_seconds(text: str) -> bool:
     return True
 
 
+def _as_int(word: str) -> int | None:
+    """``word`` as the whole number argparse would read (``int``: "12 ", "+12", "1_2" and
+    other scripts' digits too), or ``None``."""
+    try:
+        return int(word)
+    except ValueError:
+        return None
+
+
 def _int_within(low: int, high: int) -> Callable[[str], bool]:
     def valid(text: str) -> bool:
         try:
@@ -149,7 +158,7 @@ def _bounded(words: list[str]) -> list[str]:
             word = "nothing"
         safe.append(word)
     if command == "perft":  # depths over 3 are minutes of honest work
-        safe = [w if not (w.isdigit() and int(w) > 3) else "2" for w in safe]
+        safe = ["2" if (_as_int(w) or 0) > 3 else w for w in safe]
         safe = [w for w in safe if w not in ("--threads", "--no-bulk")]
     given = dict(itertools.pairwise(safe))  # each option's last value
     bounds = BOUNDED.get(command, [])

@@ -145,3 +145,27 @@ def test_a_match_of_millions_is_refused_before_the_first_game(
     assert main(argv) == 2
     assert "at most 1,000,000 in one run" in capsys.readouterr().err
     assert "2000000" in _bounded(argv)
+
+
+@pytest.mark.parametrize(
+    "command", [["convert", "FI\0LE", "--to", "fen"], ["show", "--svg", "a\0b"]]
+)
+def test_an_argument_with_a_nul_byte_is_an_error_line(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``main(["convert", "FI\\0LE", ...])`` raised open()'s ValueError (found by the CLI
+    fuzzer; no shell can pass a NUL, but a program calling main() can)."""
+    from kradan.cli.main import main
+
+    assert main(command) == 2
+    assert "kradan: error: an argument holds a NUL byte:" in capsys.readouterr().err
+
+
+def test_the_cli_harness_bounds_every_spelling_of_a_deep_perft() -> None:
+    """``perft makruk "12 "`` escaped the harness's depth cap (int() reads "12 ") and ran a
+    depth-12 perft for ever in the campaign."""
+    from fuzz.cli import _bounded
+
+    for depth in ("12 ", "+12", "1_2", " 9", "\u0661\u0662"):
+        assert _bounded(["perft", "makruk", depth])[2] == "2"
+    assert _bounded(["perft", "makruk", "3"])[2] == "3"

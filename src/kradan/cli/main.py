@@ -54,7 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input, never a traceback)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    held = next((word for word in words if "\0" in word), None)
+    if held is not None:  # no shell passes one; a program calling main() might
+        return fail(f"an argument holds a NUL byte: {held!r}")
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
