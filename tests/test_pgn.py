@@ -829,3 +829,59 @@ def test_an_option_below_or_above_its_default_is_written(
 def test_an_option_word_without_a_key_or_a_value_is_refused(text: str) -> None:
     with pytest.raises(PgnError, match="expected key=value"):
         pgn.headers.parse_options(text)
+
+
+@pytest.mark.parametrize("moves", [1, 2, 5, 9, 14])
+def test_the_next_games_tags_glued_to_the_last_move(moves: int) -> None:
+    board = _random_game("makruk", moves, moves)
+    movetext = pgn.game_text(board).split("\n\n")[1].replace("\n", " ").strip().rsplit(" ", 1)[0]
+    handle = io.StringIO('[Variant "makruk"]\n\n' + movetext + '[Event "next"]\n\n1. e4 *\n')
+    first, second = pgn.read_game(handle), pgn.read_game(handle)
+    assert first is not None and first.errors == []
+    assert len(first.mainline_moves()) == len(board.move_stack)
+    assert second is not None and second.headers["Event"] == "next"
+
+
+def test_a_line_comment_after_a_move_is_passed_over() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 ; a remark\n1... d5 *')
+    assert game.errors == [] and len(game.mainline_moves()) == 2
+
+
+@pytest.mark.parametrize(("token", "quoted"), [("!", "!"), ("a!", "a"), ("Zz?!", "Zz")])
+def test_a_suffix_is_taken_off_a_move_before_it_is_read(token: str, quoted: str) -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 ' + token + " *")
+    assert [e.text for e in game.errors] == [quoted]
+
+
+def test_a_count_command_leaves_the_rest_of_its_comment() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1"]\n\n1. Rd4 {[%count declare] well timed} *'
+    )
+    node = _read(text).next()
+    assert node is not None and node.count_actions == ["declare"]
+    assert node.comment == "well timed"
+    legacy = _read(text.replace("[%count declare] well timed", "declare count")).next()
+    assert legacy is not None and legacy.count_actions == ["declare"] and legacy.comment == ""
+
+
+def test_a_comment_line_that_begins_with_a_bracket_is_not_a_tag() -> None:
+    game = _read('[Variant "makruk"]\n\n1. e4 {see\n[diagram] here} 1... d5 *')
+    assert game.errors == [] and game.next().comment == "see\n[diagram] here"  # type: ignore[union-attr]
+    assert len(game.mainline_moves()) == 2
+
+
+def test_a_nag_before_any_move_of_its_line_is_passed_over() -> None:
+    game = _read('[Variant "makruk"]\n\n$1 1. e4 ($2 1. d4) *')
+    assert game.errors == [] and game.nags == set()
+    assert [v.nags for v in game.variations] == [set(), set()]
+
+
+def test_a_count_inside_a_variation_stays_there() -> None:
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1"]\n\n'
+        "1. Rd5 (1. Rd4 {[%count declare]} 1... Ke5) 1... Kf6 *"
+    )
+    end = _read(text).end().board()
+    assert isinstance(end, Board) and end.counting_state() is None
