@@ -877,6 +877,17 @@ def test_a_nag_before_any_move_of_its_line_is_passed_over() -> None:
     assert [v.nags for v in game.variations] == [set(), set()]
 
 
+def test_a_count_inside_a_variation_is_checked_against_the_variations_position() -> None:
+    # the variation takes the last pawn, so a count may begin; the main line keeps it
+    text = (
+        '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
+        '[FEN "8/8/4k3/p7/8/R3K3/8/6m1 w - - 0 1"]\n\n'
+        "1. Ra4 (1. Rxa5 {[%count declare]} 1... Kd6) 1... Kd6 *"
+    )
+    game = _read(text)
+    assert game.errors == [] and game.variations[1].count_actions == ["declare"]
+
+
 def test_a_count_inside_a_variation_stays_there() -> None:
     text = (
         '[Variant "makruk"]\n[VariantOptions "counting=declared"]\n'
