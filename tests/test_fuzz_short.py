@@ -58,3 +58,13 @@ def test_the_cli_harness_shortens_the_searches_an_input_asks_for() -> None:
     )
     kept = b"go depth 1 movetime 50\ngo depth abc\nsetoption name Hash value 8\nst 0.05\n"
     assert _quick_searches(kept) == kept
+
+
+def test_the_cli_harness_keeps_xboard_games_quick_after_every_new_or_level() -> None:
+    from fuzz.cli import _quick_xboard
+
+    quick = b"\nst 0.05\nsd 2"
+    assert _quick_xboard(b"new 1\ne3e4\nlevel 40 5 0\ngo") == (
+        b"new" + quick + b"\nnew 1" + quick + b"\ne3e4\nlevel 40 5 0" + quick + b"\ngo"
+    )
+    assert _quick_xboard(b"newx\nnewline") == b"new" + quick + b"\nnewx\nnewline"
