@@ -10,6 +10,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from kradan.engine import Limit, Searcher
 from kradan.engine import weights as W
 from kradan.engine.kernels.evaluate import evaluate
 from kradan.engine.kernels.features import features
+from kradan.engine.searchers import Searchers
 from kradan.games import new_board
 from kradan.players import PlayerSpecError, make_player
 
@@ -109,6 +111,22 @@ def test_a_weights_file_changes_what_the_engine_thinks(tmp_path: Path) -> None:
     heavy.use_weights(None)
     again = heavy.best_move(board, Limit(depth=1)).info
     assert again is not None and again.score == plain.score
+
+
+def test_a_read_table_is_shared_by_every_search_and_a_wrong_one_refused(tmp_path: Path) -> None:
+    table = W.load(_weights_file(tmp_path, knight=520))
+    searchers = Searchers(hash_mb=1)
+    searchers.use_weights(_weights_file(tmp_path, knight=520))
+    assert searchers.weights is not None and np.array_equal(searchers.weights, table)
+    searcher = cast(Searcher, searchers.chess)
+    assert searcher.adapter.weights is searchers.weights  # read once, handed down
+    searchers.use_weights(table)
+    assert searcher.adapter.weights is table
+    with pytest.raises(ValueError, match=re.escape(f"shape {W.DEFAULT.shape}, not (3, 5)")):
+        searcher.use_weights(np.zeros((3, 5)))
+    assert searcher.adapter.weights is table  # a refused table changes nothing
+    searchers.use_weights(None)
+    assert searcher.adapter.weights is W.DEFAULT
 
 
 def test_a_player_takes_a_weights_file(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ import random
 import shlex
 from typing import Any, Protocol
 
+import numpy as np
+
 from .board import Board
 from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
@@ -58,12 +60,13 @@ class KradanPlayer:
         game: str | None = None,
         book: Book | None = None,
         weights: str | None = None,
+        weights_table: np.ndarray | None = None,
     ) -> None:
         self.level = level
         #: an opening book: its moves are played while it knows the position
         self.book = book
         self.searchers = Searchers(hash_mb)
-        self.searchers.use_weights(weights)
+        self.searchers.use_weights(weights_table if weights_table is not None else weights)
         self.searcher = self.searchers.chess
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
@@ -165,12 +168,14 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
         if game is not None and find_game(game).searcher is None:
             raise PlayerSpecError(f"{spec!r}: kradan's engine does not play {game} yet")
         book = Book.read(book_file) if book_file else None
+        table = None
         if weights:
             try:
-                load_weights(weights)  # a bad file is said here, with the spec
+                table = load_weights(weights)  # a bad file is said here, with the spec
             except (OSError, ValueError) as error:
                 raise PlayerSpecError(f"bad weights file in {spec!r}: {error}") from error
-        return KradanPlayer(level, int(options.get("hash", 16)), seed, game, book, weights)
+        hash_mb = int(options.get("hash", 16))
+        return KradanPlayer(level, hash_mb, seed, game, book, weights, weights_table=table)
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):

@@ -27,6 +27,8 @@ import numpy as np
 
 from .board import Board
 from .engine import weights as W
+from .engine.kernels.evaluate import evaluate
+from .engine.kernels.features import features
 from .errors import UsageError
 
 #: the games of each weight set
@@ -64,9 +66,6 @@ class Positions:
 def quiet_counts(board: Board, row: np.ndarray, out: np.ndarray) -> bool:
     """Fill ``out`` with the position's counts and say whether the position is quiet (see
     the module's text); ``row`` is the weight set the evaluation is checked with."""
-    from .engine.kernels.evaluate import evaluate
-    from .engine.kernels.features import features
-
     if board.is_check() or board.hand(True) or board.hand(False):
         return False
     moves = list(board.legal_moves)

@@ -151,11 +151,18 @@ class Searcher(IterativeDeepening[Board, Move]):
             self.adapter.egtb = EngineTables(path)
         self.adapter.egtb_depth = max(1, probe_depth)
 
-    def use_weights(self, path: str | Path | None) -> None:
-        """Evaluate with the weights of the file ``path`` (the form of
-        ``kradan/engine/eval_weights.json``; sets it leaves out keep the packaged weights), or
-        the packaged ones (``None``). Raises ``ValueError`` on a file that is not one."""
-        self.adapter.weights = W.DEFAULT if path is None else W.load(path)
+    def use_weights(self, weights: str | Path | np.ndarray | None) -> None:
+        """Evaluate with ``weights``: the file of that path (the form of
+        ``kradan/engine/eval_weights.json``; sets it leaves out keep the packaged weights), a
+        table :func:`kradan.engine.weights.load` read, or the packaged ones (``None``).
+        Raises ``ValueError`` on a file that is not a weights file."""
+        if weights is None:
+            weights = W.DEFAULT
+        elif isinstance(weights, (str, Path)):
+            weights = W.load(weights)
+        elif weights.shape != W.DEFAULT.shape:
+            raise ValueError(f"a weights table has shape {W.DEFAULT.shape}, not {weights.shape}")
+        self.adapter.weights = weights
 
     @property
     def endgame_tables(self) -> EngineTables | None:

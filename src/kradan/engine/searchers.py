@@ -11,9 +11,12 @@ import importlib
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
+
 from ..games import Game, find_game, game_of
 from .client import EngineError
 from .types import GameSearch, Limit
+from .weights import load as load_weights
 
 
 def searcher_reference(board: Any) -> Any:
@@ -50,8 +53,8 @@ class Searchers:
         #: least depth left at which the search probes them
         self.tables: str | Path | bool | None = None
         self.probe_depth = 1
-        #: the evaluation's weights file (``None``: the packaged weights)
-        self.weights: str | Path | None = None
+        #: the evaluation's weights, read once for every search (``None``: the packaged ones)
+        self.weights: np.ndarray | None = None
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
@@ -73,10 +76,15 @@ class Searchers:
         if use is not None:
             use(self.tables, self.probe_depth)
 
-    def use_weights(self, path: str | Path | None) -> None:
-        """Evaluate with the weights of ``path`` in the searches that have weights (see
-        :meth:`kradan.engine.chess.Searcher.use_weights`)."""
-        self.weights = path
+    def use_weights(self, weights: str | Path | np.ndarray | None) -> None:
+        """Evaluate with ``weights`` (a weights file, read here once, or a table from
+        :func:`kradan.engine.weights.load`; ``None``: the packaged ones) in the searches that
+        have weights (see :meth:`kradan.engine.chess.Searcher.use_weights`).
+
+        :raises OSError: for a file that cannot be read.
+        :raises ValueError: for a file that is not a weights file.
+        """
+        self.weights = load_weights(weights) if isinstance(weights, (str, Path)) else weights
         for searcher in self._made.values():
             self._apply_weights(searcher)
 

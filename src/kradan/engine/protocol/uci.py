@@ -23,7 +23,6 @@ from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
 from ..levels import MAX_LEVEL, level_limit, pick_move
 from ..types import Limit, SearchInfo
-from ..weights import load as load_weights
 from .serve import serve
 from .session import (
     DEFAULT_HASH_MB,
@@ -162,12 +161,10 @@ class UciEngine(EngineSession):
             self.wait()
             path = "" if value in ("", "<default>", "<empty>") else value
             try:
-                if path:
-                    load_weights(path)  # a bad file is said at once
+                self.searchers.use_weights(path or None)  # a bad file is said at once
             except OSError as error:
                 raise ValueError(f"cannot read weights {path!r}: {error.strerror}") from error
             self.options.eval_weights = path
-            self.searchers.use_weights(path or None)
         elif name == "egtbprobedepth":
             self.wait()
             self.options.egtb_depth = _int(value, 1, 100)
