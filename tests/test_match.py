@@ -74,6 +74,16 @@ def test_a_game_is_played_to_its_end() -> None:
     assert record.pgn.startswith('[Event "?"]') and '[Variant "makruk"]' in record.pgn
 
 
+def test_two_builds_of_one_engine_are_told_apart_by_their_specs() -> None:
+    (task,) = tasks("kradan:level=1", "kradan:level=1,hash=8", "makruk", 1, TimeControl(5, 0.05), 8)
+    record = play_game(task)
+    assert record.white == "kradan level 1 (kradan:level=1)"
+    assert record.black == "kradan level 1 (kradan:level=1,hash=8)"
+    assert '[White "kradan level 1 (kradan:level=1)"]' in record.pgn
+    (same,) = tasks("kradan:level=1", "kradan:level=1", "makruk", 1, TimeControl(5, 0.05), 8)
+    assert play_game(same).white == "kradan level 1"  # self-play: one name is enough
+
+
 def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     pgn = tmp_path / "games.pgn"
     code = main(["match", "random", "random", "--games", "2", "--tc", "5", "--pgn", str(pgn),

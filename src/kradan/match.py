@@ -238,6 +238,9 @@ def play_game(task: GameTask) -> GameRecord:
     """Play one game (runs in a worker process)."""
     first = make_player(task.first, seed=task.seed, game=task.variant)
     second = make_player(task.second, seed=task.seed + 1, game=task.variant)
+    if first.name == second.name and task.first != task.second:
+        # two builds of one engine (a change under test): the game file must tell them apart
+        first.name, second.name = f"{first.name} ({task.first})", f"{second.name} ({task.second})"
     white, black = (first, second) if task.first_is_white else (second, first)
     board = new_board(task.variant, task.start)
     for uci in task.opening:
