@@ -76,13 +76,15 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._history[:] = 0
         self._killers[:] = 0
 
-    def prepare(self, board: Board, tables: Tables, *, multipv: bool) -> None:
+    def prepare(
+        self, board: Board, tables: Tables, *, multipv: bool, deadline: float | None = None
+    ) -> None:
         self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
         self._row = self.weights[W.eval_set(self._info)]
         variant = board.variant
         tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
-        most = self.egtb.prepare(board) if self.egtb is not None else 0
+        most = self.egtb.prepare(board, deadline) if self.egtb is not None else 0
         tables.ctx[S.C_EGTB_PIECES] = most
         tables.ctx[S.C_EGTB_DEPTH] = self.egtb_depth
         tables.ctx[S.C_EGTB_CLOCK] = 2 * variant.n_move_rule

@@ -67,8 +67,12 @@ class GameAdapter(ABC, Generic[BoardT, MoveT]):
         """Forget the move ordering learnt in earlier searches (a new game)."""
 
     @abstractmethod
-    def prepare(self, board: BoardT, tables: Tables, *, multipv: bool) -> None:
-        """Set up the kernel's arrays and ``ctx`` rule switches for a search of ``board``."""
+    def prepare(
+        self, board: BoardT, tables: Tables, *, multipv: bool, deadline: float | None = None
+    ) -> None:
+        """Set up the kernel's arrays and ``ctx`` rule switches for a search of ``board``;
+        slow preparation that can wait for a later search (reading endgame tables) stops at
+        ``deadline`` (a :func:`time.perf_counter` time; ``None``: none)."""
 
     @abstractmethod
     def playable(self, board: BoardT) -> bool:
@@ -92,6 +96,9 @@ class GameAdapter(ABC, Generic[BoardT, MoveT]):
 
 #: the longest limit a timer is armed for (about 31 years; ``threading`` overflows far beyond)
 LONGEST_WAIT = 1e9
+#: the share of a move's soft time that reading endgame tables for its search may take; the
+#: tables it leaves are read by later searches (a 4-piece table takes about 0.1 s)
+PREPARE_SHARE = 0.5
 
 
 def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
@@ -157,10 +164,12 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         self.ctx[:] = 0
         self.ctx[adapter.stop_slot] = stop
         self.ctx[adapter.node_limit_slot] = limit.nodes or 0
-        adapter.prepare(board, self.tables, multipv=multipv)
         soft, hard = time_budget(limit, board.turn)
+        # the clock runs from here: reading tables for the search is part of the move's time
         self._started = time.perf_counter()
         self._timer = stop_timer(hard, self.stop)
+        deadline = None if soft is None else self._started + PREPARE_SHARE * soft
+        adapter.prepare(board, self.tables, multipv=multipv, deadline=deadline)
         return soft, min(limit.depth or adapter.max_depth, adapter.max_depth)
 
     def _end(self) -> None:

@@ -12,6 +12,7 @@ CACHE_TABLES` tables at most).
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from functools import cache
 from itertools import product
@@ -88,6 +89,8 @@ class EngineTables(Tablebase):
         #: what went wrong with a table file, for the front end to report once
         self.problems: list[str] = []
         self._told = 0
+        #: how long the last 4-piece table took to read into the slab (a guess until then)
+        self.read_seconds = 0.1
 
     def values(self, material: Material, kind: str = "") -> np.ndarray:
         """A table's values: from the slab when the search holds it, else as the base class."""
@@ -126,9 +129,12 @@ class EngineTables(Tablebase):
             self._note(str(error))
             return None
 
-    def prepare(self, board: Board) -> int:
+    def prepare(self, board: Board, deadline: float | None = None) -> int:
         """Load the tables the search of ``board`` can reach into the slab; returns the most
-        pieces they have (0: no probes in this search)."""
+        pieces they have (0: no probes in this search). A 4-piece table not yet in the slab is
+        read only when that can end by ``deadline`` (a :func:`time.perf_counter` time, judged
+        by the last read; ``None``: always): the search goes without it, and a later one,
+        with more time, reads it."""
         pieces = board.piece_map()
         if len(pieces) > REACH or not self.covers(board):
             return 0
@@ -138,8 +144,15 @@ class EngineTables(Tablebase):
             wanted = big + [m for m in wanted if m.pieces < SEARCH_PIECES]
         most = 0
         for material in wanted:
+            unread = material.pieces == SEARCH_PIECES and material.key not in self._placed
+            late = deadline is not None and time.perf_counter() + self.read_seconds > deadline
+            if unread and late:
+                continue
+            began = time.perf_counter()
             if self._place(material):
                 most = max(most, material.pieces)
+                if unread:
+                    self.read_seconds = time.perf_counter() - began
         return most
 
     def _place(self, material: Material) -> bool:
