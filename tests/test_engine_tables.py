@@ -182,6 +182,10 @@ def test_reading_tables_waits_when_the_move_has_no_time_for_it(tmp_path: Path) -
     assert tables.prepare(board, deadline=time.perf_counter() + 60) == 4
     assert tables.slots[signature("RR", "")] >= 0 and 0 < tables.read_seconds < 60
     assert tables.prepare(board, deadline=time.perf_counter()) == 4  # read: it stays
+    # seven pieces, three captures from KRRvK: probed once read, not read for this position
+    far = kradan.Board("8/2n5/3k4/2n5/8/3K4/2N5/R6R w - - 0 1")
+    assert tables.prepare(far) == 4
+    assert EngineTables(tmp_path).prepare(far) == 3
     searcher = Searcher(1)
     searcher.use_tables(tmp_path)
     deadlines: list[float | None] = []

@@ -37,6 +37,9 @@ PAGES = 6
 SEARCH_PIECES = 4
 #: positions with more pieces than this get no tables in their search (none is within reach)
 REACH = 8
+#: a 4-piece table is read (about 0.1 s) only for a search of at most this many pieces, two
+#: captures from it; farther off the search seldom gets there, and it probes only what is read
+READ_REACH = 6
 _KINDS = (ROOK, KHON, KNIGHT, MET)
 _LETTERS = "RSNM"
 
@@ -132,7 +135,8 @@ class EngineTables(Tablebase):
     def prepare(self, board: Board, deadline: float | None = None) -> int:
         """Load the tables the search of ``board`` can reach into the slab; returns the most
         pieces they have (0: no probes in this search). A 4-piece table not yet in the slab is
-        read only when that can end by ``deadline`` (a :func:`time.perf_counter` time, judged
+        read only for a position of at most :data:`READ_REACH` pieces, and when that can end by
+        ``deadline`` (a :func:`time.perf_counter` time, judged
         by the last read; ``None``: always): the search goes without it, and a later one,
         with more time, reads it."""
         pieces = board.piece_map()
@@ -146,7 +150,7 @@ class EngineTables(Tablebase):
         for material in wanted:
             unread = material.pieces == SEARCH_PIECES and material.key not in self._placed
             late = deadline is not None and time.perf_counter() + self.read_seconds > deadline
-            if unread and late:
+            if unread and (late or len(pieces) > READ_REACH):
                 continue
             began = time.perf_counter()
             if self._place(material):
@@ -255,6 +259,7 @@ def table_answer(board: Any) -> ProbeResult | None:
 
 __all__ = [
     "PAGES",
+    "READ_REACH",
     "EngineTables",
     "default_tables",
     "reachable",
