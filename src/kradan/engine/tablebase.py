@@ -136,9 +136,8 @@ class EngineTables(Tablebase):
         """Load the tables the search of ``board`` can reach into the slab; returns the most
         pieces they have (0: no probes in this search). A 4-piece table not yet in the slab is
         read only for a position of at most :data:`READ_REACH` pieces, and when that can end by
-        ``deadline`` (a :func:`time.perf_counter` time, judged
-        by the last read; ``None``: always): the search goes without it, and a later one,
-        with more time, reads it."""
+        ``deadline`` (a :func:`time.perf_counter` time, judged by the last read; ``None``:
+        always): the search goes without it, and a later one, with more time, reads it."""
         pieces = board.piece_map()
         if len(pieces) > REACH or not self.covers(board):
             return 0
@@ -149,8 +148,7 @@ class EngineTables(Tablebase):
         most = 0
         for material in wanted:
             unread = material.pieces == SEARCH_PIECES and material.key not in self._placed
-            late = deadline is not None and time.perf_counter() + self.read_seconds > deadline
-            if unread and (late or len(pieces) > READ_REACH):
+            if unread and (len(pieces) > READ_REACH or self._too_late(deadline)):
                 continue
             began = time.perf_counter()
             if self._place(material):
@@ -158,6 +156,10 @@ class EngineTables(Tablebase):
                 if unread:
                     self.read_seconds = time.perf_counter() - began
         return most
+
+    def _too_late(self, deadline: float | None) -> bool:
+        """Whether a table read (as long as the last) would end after ``deadline``."""
+        return deadline is not None and time.perf_counter() + self.read_seconds > deadline
 
     def _place(self, material: Material) -> bool:
         """Put ``material``'s table in the slab (evicting the least recently used 4-piece table
