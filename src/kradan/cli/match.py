@@ -113,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
     elo, margin = result.elo()
     names = {g.white if g.first_is_white else g.black for g in result.games}
     first = names.pop() if len(names) == 1 else args.first
-    print(f"{'player':<28} {'wins':>5} {'draws':>6} {'losses':>7} {'score':>7}")
-    print(f"{first:<28} {result.wins:>5} {result.draws:>6} {result.losses:>7} "
+    width = max(28, len(first))  # a name with its spec (two builds) widens the column
+    print(f"{'player':<{width}} {'wins':>5} {'draws':>6} {'losses':>7} {'score':>7}")
+    print(f"{first:<{width}} {result.wins:>5} {result.draws:>6} {result.losses:>7} "
           f"{100 * result.score:>6.1f}%")  # fmt: skip
     print(f"Elo difference: {elo:+.0f} +/- {margin:.0f} (95%), {len(result.games)} games")
     if sprt is not None:
