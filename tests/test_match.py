@@ -3,6 +3,8 @@ openings, and a short real match."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from kradan.cli.main import main
@@ -82,6 +84,46 @@ def test_two_builds_of_one_engine_are_told_apart_by_their_specs() -> None:
     assert '[White "kradan level 1 (kradan:level=1)"]' in record.pgn
     (same,) = tasks("kradan:level=1", "kradan:level=1", "makruk", 1, TimeControl(5, 0.05), 8)
     assert play_game(same).white == "kradan level 1"  # self-play: one name is enough
+
+
+def test_an_engine_that_cannot_start_loses_its_games() -> None:
+    """A player that fails loses the game, which names the error, and the match goes on (a
+    worker never brings a long match down): with either colour."""
+    for task in tasks("uci:/nonexistent/engine", "random", "makruk", 2, TimeControl(5, 0.05)):
+        record = play_game(task)
+        assert record.first_player_points == 0.0 and record.moves == []
+        assert record.termination.startswith("uci:/nonexistent/engine failed: cannot start")
+        assert f'[Result "{record.result}"]' in record.pgn
+
+
+def test_an_engine_that_dies_before_the_game_loses_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An engine that answers the handshake but exits at the new game (``ucinewgame``) loses
+    that game, by name, and the other player is not blamed."""
+    engine = tmp_path / "dud.py"
+    engine.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.strip() == 'uci':\n"
+        "        print('id name dud'); print('uciok', flush=True)\n"
+        "    elif line.strip() == 'ucinewgame':\n"
+        "        sys.exit(0)\n"
+    )
+    spec = f"uci:{sys.executable} {engine}"
+    for task in tasks("random", spec, "makruk", 2, TimeControl(5, 0.05)):
+        record = play_game(task)
+        assert record.first_player_points == 1.0, record.termination
+        assert record.termination.startswith("dud failed: engine")
+
+
+def test_a_match_with_an_engine_that_cannot_start_stops_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The command starts each player once before the match: a wrong command is an error at
+    once, not a hundred lost games."""
+    code = main(["match", "uci:/nonexistent/engine", "random", "--games", "100", "--tc", "5"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "cannot start engine ['/nonexistent/engine']" in err and "last:" not in err
 
 
 def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

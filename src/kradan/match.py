@@ -18,9 +18,9 @@ from .board import Board
 from .engine.types import Limit
 from .errors import KradanError, UsageError
 from .executors import Executor, in_order, make_executor, run_tasks
-from .games import Game, canonical_name, find_game, new_board
+from .games import AnyBoard, Game, canonical_name, find_game, new_board
 from .pgn import game_text
-from .players import make_player
+from .players import Player, make_player
 from .sittuyin_setup import PRESETS
 
 WHITE_OPENING_MOVES = [
@@ -235,63 +235,89 @@ class GameTask:
 
 
 def play_game(task: GameTask) -> GameRecord:
-    """Play one game (runs in a worker process)."""
-    first = make_player(task.first, seed=task.seed, game=task.variant)
-    second = make_player(task.second, seed=task.seed + 1, game=task.variant)
-    if first.name == second.name and task.first != task.second:
-        # two builds of one engine (a change under test): the game file must tell them apart
-        first.name, second.name = f"{first.name} ({task.first})", f"{second.name} ({task.second})"
-    white, black = (first, second) if task.first_is_white else (second, first)
-    board = new_board(task.variant, task.start)
-    for uci in task.opening:
-        board.push_uci(uci)
-    controls = task.controls()
-    clocks = {side: controls[side].base for side in (True, False)}
-    termination = ""
-    result = "*"
+    """Play one game (runs in a worker process). A player that fails (cannot start, stops
+    answering, sends a wrong move) loses the game, which names its error; the match goes on."""
+    players: list[Player] = []
     try:
-        for player in (white, black):
-            player.new_game()
-        while True:
-            outcome = board.outcome(claim_draw=True)
-            if outcome is not None:
-                result, termination = outcome.result(), outcome.termination.value
-                if result == "*":  # a replayed stalemate counts as a draw in a match
-                    result = "1/2-1/2"
-                break
-            if len(board.move_stack) >= task.max_plies:
-                result, termination = "1/2-1/2", "adjudicated: move limit"
-                break
-            side = board.turn
-            player = white if side else black
-            limit = Limit(
-                white_clock=clocks[True], black_clock=clocks[False],
-                white_inc=controls[True].increment, black_inc=controls[False].increment,
-            )  # fmt: skip
-            start = time.perf_counter()
+        for spec, seed in ((task.first, task.seed), (task.second, task.seed + 1)):
             try:
-                answer = player.choose_move(board, limit)
+                players.append(make_player(spec, seed=seed, game=task.variant))
             except KradanError as error:
-                result, termination = ("0-1" if side else "1-0"), f"{player.name} failed: {error}"
-                break
-            clocks[side] -= time.perf_counter() - start
-            if clocks[side] < 0:
-                result, termination = ("0-1" if side else "1-0"), "time forfeit"
-                break
-            clocks[side] += controls[side].increment
-            if answer.resigned or answer.move is None:
-                result, termination = ("0-1" if side else "1-0"), "resignation"
-                break
-            move: Any = answer.move  # a move of this board's game once found among its moves
-            if move not in board.legal_moves:
-                result, termination = ("0-1" if side else "1-0"), f"illegal move {move}"
-                break
-            board.push(move)
+                first_failed = not players
+                return _record(task, new_board(task.variant, task.start), [task.first, task.second],
+                               ("0-1" if first_failed == task.first_is_white else "1-0"),
+                               f"{spec} failed: {error}")  # fmt: skip
+        first, second = players
+        if first.name == second.name and task.first != task.second:
+            # two builds of one engine (a change under test): the game file must tell them apart
+            first.name, second.name = (
+                f"{first.name} ({task.first})",
+                f"{second.name} ({task.second})",
+            )
+        white, black = (first, second) if task.first_is_white else (second, first)
+        board = new_board(task.variant, task.start)
+        for uci in task.opening:
+            board.push_uci(uci)
+        result, termination = _play(board, white, black, task.controls(), task.max_plies)
+        return _record(task, board, [first.name, second.name], result, termination)
     finally:
-        first.close()
-        second.close()
-    headers = {"White": white.name, "Black": black.name, "Result": result,
-               "Termination": termination}  # fmt: skip
+        for player in players:
+            player.close()
+
+
+def _play(
+    board: AnyBoard,
+    white: Player,
+    black: Player,
+    controls: dict[bool, TimeControl],
+    max_plies: int,
+) -> tuple[str, str]:
+    """Play ``board`` out between ``white`` and ``black`` on their clocks: the result and the
+    termination."""
+    clocks = {side: controls[side].base for side in (True, False)}
+    for side, player in ((True, white), (False, black)):
+        try:
+            player.new_game()
+        except KradanError as error:
+            return ("0-1" if side else "1-0"), f"{player.name} failed: {error}"
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            result = outcome.result()  # a replayed stalemate ("*") counts as a draw in a match
+            return (result if result != "*" else "1/2-1/2"), outcome.termination.value
+        if len(board.move_stack) >= max_plies:
+            return "1/2-1/2", "adjudicated: move limit"
+        side = board.turn
+        player = white if side else black
+        lost = "0-1" if side else "1-0"
+        limit = Limit(
+            white_clock=clocks[True], black_clock=clocks[False],
+            white_inc=controls[True].increment, black_inc=controls[False].increment,
+        )  # fmt: skip
+        start = time.perf_counter()
+        try:
+            answer = player.choose_move(board, limit)
+        except KradanError as error:
+            return lost, f"{player.name} failed: {error}"
+        clocks[side] -= time.perf_counter() - start
+        if clocks[side] < 0:
+            return lost, "time forfeit"
+        clocks[side] += controls[side].increment
+        if answer.resigned or answer.move is None:
+            return lost, "resignation"
+        move: Any = answer.move  # a move of this board's game once found among its moves
+        if move not in board.legal_moves:
+            return lost, f"illegal move {move}"
+        board.push(move)
+
+
+def _record(
+    task: GameTask, board: AnyBoard, names: list[str], result: str, termination: str
+) -> GameRecord:
+    """The finished game as the match keeps it: ``names`` are the first and second player's."""
+    white, black = names if task.first_is_white else names[::-1]
+    controls = task.controls()
+    headers = {"White": white, "Black": black, "Result": result, "Termination": termination}
     if controls[True] == controls[False]:
         headers["TimeControl"] = str(controls[True])
     else:  # time odds: each side's own, as cutechess writes them
@@ -300,8 +326,8 @@ def play_game(task: GameTask) -> GameRecord:
     if task.round:
         headers["Round"] = str(task.round)
     return GameRecord(
-        white.name,
-        black.name,
+        white,
+        black,
         result,
         termination,
         [m.uci() for m in board.move_stack],

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
 from .common import add_executor_arguments, add_game_argument, executor_from_args
 from .progress import bar
+
+if TYPE_CHECKING:
+    from ..match import GameTask
 
 #: games in one run at most (each is a task description held until it is played)
 MAX_GAMES = 1_000_000
@@ -52,8 +55,20 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def check_players(task: GameTask, variant: str) -> None:
+    """Start each player once before the match, so that a command that cannot start stops
+    the match at once, with its error, instead of losing every game (during the match a
+    player that fails loses its game and the match goes on). Skipped on a cluster, whose
+    nodes, not this machine, run the players."""
+    from ..players import make_player
+
+    for spec in dict.fromkeys((task.first, task.second)):
+        make_player(spec, game=variant).close()
+
+
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    from ..executors.local import LocalExecutor
     from ..games import canonical_name
     from ..match import GameRecord, MatchResult, TimeControl, load_openings, run_match, tasks
     from ..sprt import Sprt, SprtBounds
@@ -68,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
     executor, concurrency = executor_from_args(args)
+    if executor is None or isinstance(executor, LocalExecutor):
+        check_players(games[0], variant)
     if executor is not None:
         print(f"kradan: {len(games)} games, {concurrency} at a time, on {executor.describe()}",
               file=sys.stderr, flush=True)  # fmt: skip
