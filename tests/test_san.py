@@ -108,3 +108,34 @@ def test_san_of_an_illegal_move_raises() -> None:
     board = Board()
     with pytest.raises(IllegalMoveError):
         board.san(board.parse_uci("e3e4").__class__.from_uci("e3e5"))
+
+
+def test_drops_parse_in_latin_thai_and_long_thai() -> None:
+    """RULES.md 5.2 (Sittuyin's setup): a drop is read as ``N@a1``, ``ม@ก๑`` and the long Thai
+    ``ม @ก๑``, and a drop that is not legal is an illegal move, not a mystery."""
+    board = Board(variant="sittuyin")
+    for text in ("N@a1", "ม@ก๑", "ม @ก๑"):
+        assert board.parse_san(text).uci() == "N@a1"
+    assert board.parse_san("ร@ค๑").uci() == "R@c1"
+    with pytest.raises(IllegalMoveError):
+        board.parse_san("R@e5")  # Black's half of the board
+
+
+def test_an_illegal_move_in_thai_letters_is_illegal_not_invalid() -> None:
+    """Well-formed Thai SAN that names no legal move is an IllegalMoveError, as for Latin."""
+    board = Board()
+    assert board.parse_san("ม-ง๒").uci() == "b1d2"
+    with pytest.raises(IllegalMoveError) as info:
+        board.parse_san("ข-จ๕")
+    assert "'ข-จ๕'" in str(info.value)
+
+
+def test_a_sittuyin_promotion_needs_its_letter() -> None:
+    """RULES.md 5.5: in Sittuyin promotion is a move of its own, so a pawn's diagonal step
+    without ``=F`` is no move at all (only Makruk's forced promotion may leave it out)."""
+    board = Board("k7/8/8/4P3/8/8/8/7K w - - 0 40", variant="sittuyin")
+    assert board.parse_san("e5d4=F").uci() == "e5d4f"
+    assert board.parse_san("e5=F").uci() == "e5e5f"
+    for text in ("e5d4", "e5e5"):
+        with pytest.raises(IllegalMoveError):
+            board.parse_san(text)
