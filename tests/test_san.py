@@ -139,3 +139,25 @@ def test_a_sittuyin_promotion_needs_its_letter() -> None:
     for text in ("e5d4", "e5e5"):
         with pytest.raises(IllegalMoveError):
             board.parse_san(text)
+
+
+def test_long_thai_san_spells_the_piece_and_both_squares() -> None:
+    """Long Thai notation: the piece's letter, a space, then both squares (as Fairy-Stockfish's
+    THAI_LAN writes them), for a move and for a sutra's pawn step (RULES.md 2.8)."""
+    board = Board()
+    assert board.san(board.parse_uci("b1d2"), "thai_lan") == "ม ข๑-ง๒"
+    sutra = Board(sut_ma=True)
+    move = next(m for m in sutra.legal_moves if m.uci() == "a3a4,b1a3")
+    assert sutra.san(move, "thai_lan") == "บ ก๓-ก๔,ม ข๑-ก๓"
+    assert sutra.san(move, "thai") == "ก๔,ม-ก๓"
+
+
+def test_a_notation_name_built_at_run_time_works() -> None:
+    """A notation name read from a command line or a file is a string equal to the literal,
+    not the same object; every notation must treat it alike."""
+    board = Board(sut_ma=True)
+    moves = [board.parse_uci("b1d2"), next(m for m in board.legal_moves if m.pawn_step)]
+    for name in ("san", "lan", "thai", "thai_lan"):
+        built = "".join(list(name))
+        assert built == name and built is not name
+        assert [board.san(move, built) for move in moves] == [board.san(m, name) for m in moves]
