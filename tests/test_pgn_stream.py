@@ -116,6 +116,23 @@ def test_a_huge_line_is_dropped_without_being_held() -> None:
     assert max(handle.sizes) <= reader.MAX_LINE + 1
 
 
+def test_a_line_of_max_line_characters_is_kept_and_one_more_is_dropped() -> None:
+    """The limit is exact: a line of MAX_LINE characters (its newline included) is read, a line
+    one character longer is dropped with its moves."""
+
+    def game(length: int) -> str:
+        moves = "1. e4 d5 *\n"
+        line = moves[:5] + " " * (length - len(moves)) + moves[5:]
+        assert len(line) == length
+        return '[Event "edge"]\n[Variant "makruk"]\n\n' + line + "\n"
+
+    (kept,) = _read_all(io.StringIO(game(reader.MAX_LINE)))
+    assert [m.uci() for m in kept.mainline_moves()] == ["e3e4", "d6d5"] and not kept.errors
+    (dropped,) = _read_all(io.StringIO(game(reader.MAX_LINE + 1)))
+    assert dropped.mainline_moves() == []
+    assert "more than 1,048,576 characters" in dropped.errors[0].message
+
+
 def test_a_huge_last_line_without_a_newline_ends_the_file() -> None:
     """The file ends inside a line longer than MAX_LINE: the reader stops, it does not wait
     for a newline that never comes (run in a thread, so that a loop fails the test)."""
