@@ -17,6 +17,7 @@ from kradan.match import (
     play_game,
     tasks,
 )
+from kradan.errors import UsageError
 from kradan.players import KradanPlayer, PlayerSpecError, RandomPlayer, make_player
 
 
@@ -124,6 +125,42 @@ def test_a_match_with_an_engine_that_cannot_start_stops_at_once(
     assert code == 2
     err = capsys.readouterr().err
     assert "cannot start engine ['/nonexistent/engine']" in err and "last:" not in err
+
+
+def test_node_budgets_stray_a_little_per_opening_and_repeat_run_to_run() -> None:
+    """``--nodes``: every move of a game gets the game's budget, within NODE_SPREAD of the one
+    asked for, the same for both colours of an opening and drawn again for the next opening (a
+    replayed opening is not the same game); a second run draws the same budgets."""
+    games = tasks("kradan", "random", "makruk", 40, TimeControl(5, 0.05), nodes=10_000)
+    budgets = [task.nodes for task in games]
+    assert all(9_000 <= b <= 11_000 for b in budgets)
+    assert all(budgets[i] == budgets[i + 1] for i in range(0, 40, 2))
+    assert len(set(budgets)) == 20
+    again = tasks("kradan", "random", "makruk", 40, TimeControl(5, 0.05), nodes=10_000)
+    assert [task.nodes for task in again] == budgets
+    assert {t.nodes for t in tasks("kradan", "random", "makruk", 4, TimeControl(5))} == {0}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        ("kradan:tc=10+0.1", "random", "tc= cannot go with it"),
+        ("random", "xboard:/usr/games/fairymax", "no node limit"),
+    ],
+)
+def test_a_node_budget_refuses_clocks_and_xboard(first: str, second: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        tasks(first, second, "makruk", 2, TimeControl(5), nodes=1000)
+
+
+def test_a_game_on_a_node_budget_has_no_clock_and_replays_exactly() -> None:
+    """No clock runs (the PGN says ``TimeControl "-"`` and names the budget), and the same
+    game played again is the same game, move for move: nothing but the nodes decides."""
+    (task,) = tasks("kradan", "kradan:hash=8", "makruk", 1, TimeControl(0.001), 24, nodes=2000)
+    record = play_game(task)
+    assert record.termination != "time forfeit" and len(record.moves) == 24
+    assert '[TimeControl "-"]' in record.pgn and f'[Nodes "{task.nodes}"]' in record.pgn
+    assert play_game(task).moves == record.moves
 
 
 def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ a game longer than ``max_plies`` is adjudicated a draw.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
@@ -226,6 +227,8 @@ class GameTask:
     #: the first and second player's own time controls (time odds); ``None``: ``control``
     first_control: TimeControl | None = None
     second_control: TimeControl | None = None
+    #: a node budget for every move instead of the clocks (0: the clocks)
+    nodes: int = 0
 
     def controls(self) -> dict[bool, TimeControl]:
         """Each colour's time control (``True``: White)."""
@@ -258,7 +261,8 @@ def play_game(task: GameTask) -> GameRecord:
         board = new_board(task.variant, task.start)
         for uci in task.opening:
             board.push_uci(uci)
-        result, termination = _play(board, white, black, task.controls(), task.max_plies)
+        result, termination = _play(board, white, black, task.controls(), task.max_plies,
+                                    task.nodes)  # fmt: skip
         return _record(task, board, [first.name, second.name], result, termination)
     finally:
         for player in players:
@@ -271,9 +275,10 @@ def _play(
     black: Player,
     controls: dict[bool, TimeControl],
     max_plies: int,
+    nodes: int = 0,
 ) -> tuple[str, str]:
-    """Play ``board`` out between ``white`` and ``black`` on their clocks: the result and the
-    termination."""
+    """Play ``board`` out between ``white`` and ``black`` on their clocks, or with ``nodes``
+    nodes a move when it is not 0: the result and the termination."""
     clocks = {side: controls[side].base for side in (True, False)}
     for side, player in ((True, white), (False, black)):
         try:
@@ -290,7 +295,7 @@ def _play(
         side = board.turn
         player = white if side else black
         lost = "0-1" if side else "1-0"
-        limit = Limit(
+        limit = Limit(nodes=nodes) if nodes else Limit(
             white_clock=clocks[True], black_clock=clocks[False],
             white_inc=controls[True].increment, black_inc=controls[False].increment,
         )  # fmt: skip
@@ -299,10 +304,11 @@ def _play(
             answer = player.choose_move(board, limit)
         except KradanError as error:
             return lost, f"{player.name} failed: {error}"
-        clocks[side] -= time.perf_counter() - start
-        if clocks[side] < 0:
-            return lost, "time forfeit"
-        clocks[side] += controls[side].increment
+        if not nodes:
+            clocks[side] -= time.perf_counter() - start
+            if clocks[side] < 0:
+                return lost, "time forfeit"
+            clocks[side] += controls[side].increment
         if answer.resigned or answer.move is None:
             return lost, "resignation"
         move: Any = answer.move  # a move of this board's game once found among its moves
@@ -318,7 +324,10 @@ def _record(
     white, black = names if task.first_is_white else names[::-1]
     controls = task.controls()
     headers = {"White": white, "Black": black, "Result": result, "Termination": termination}
-    if controls[True] == controls[False]:
+    if task.nodes:  # no clock: "-", and the budget in a tag of its own
+        headers["TimeControl"] = "-"
+        headers["Nodes"] = str(task.nodes)
+    elif controls[True] == controls[False]:
         headers["TimeControl"] = str(controls[True])
     else:  # time odds: each side's own, as cutechess writes them
         headers["WhiteTimeControl"] = str(controls[True])
@@ -411,27 +420,46 @@ def load_openings(path: str, variant: str) -> list[Opening]:
     return openings
 
 
+#: how far a game's node budget strays from the one asked for (both ways), so that an opening
+#: played again is not the same game again
+NODE_SPREAD = 0.1
+
+
 def tasks(
     first: str, second: str, variant: str, games: int, control: TimeControl,
-    max_plies: int = 400, openings: list[Opening] | None = None,
+    max_plies: int = 400, openings: list[Opening] | None = None, nodes: int = 0,
 ) -> list[GameTask]:  # fmt: skip
     """The games of a match: each opening twice, with colours swapped (``openings`` in turn,
     or kradan's own short ones). A player's own time control (``kradan:tc=10+0.1``, see
-    :func:`split_player_time`) overrides ``control`` for that player.
+    :func:`split_player_time`) overrides ``control`` for that player. With ``nodes`` every move
+    gets a node budget instead of a clock: within :data:`NODE_SPREAD` of ``nodes``, drawn for
+    each opening (both colours alike), so the games repeat exactly when the match is run again.
 
-    :raises UsageError: for a player's ``tc=`` that is not a time control.
+    :raises UsageError: for a player's ``tc=`` that is not a time control, and for ``nodes``
+    with a ``tc=`` or an XBoard player (XBoard has no node limit).
     """
     first, first_control = split_player_time(first)
     second, second_control = split_player_time(second)
+    if nodes < 0:
+        raise UsageError(f"--nodes {nodes} must be positive")
+    if nodes and (first_control or second_control):
+        raise UsageError("--nodes replaces the clocks: a player's tc= cannot go with it")
+    for spec in (first, second):
+        if nodes and spec.strip().lower().startswith("xboard:"):
+            raise UsageError(f"--nodes: {spec!r} is an XBoard engine, which has no node limit")
     if openings is None:
         openings = [(None, moves) for moves in default_openings(variant, (games + 1) // 2)]
     out = []
     for index in range(games):
         start, moves = openings[(index // 2) % len(openings)]
+        budget = 0
+        if nodes:
+            spread = NODE_SPREAD * (2 * random.Random(index // 2).random() - 1)
+            budget = max(1, round(nodes * (1 + spread)))
         out.append(GameTask(first, second, variant, tuple(moves), index % 2 == 0, control,
                             max_plies, seed=index, start=start, round=index + 1,
                             first_control=first_control,
-                            second_control=second_control))  # fmt: skip
+                            second_control=second_control, nodes=budget))  # fmt: skip
     return out
 
 

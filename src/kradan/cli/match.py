@@ -45,6 +45,12 @@ def add_parser(commands: Any) -> None:
         "--openings", metavar="FILE",
         help="start positions: a PGN file (each game's main line), or FENs or UCI lines",
     )  # fmt: skip
+    parser.add_argument(
+        "--nodes", type=int, default=0, metavar="N",
+        help="think about N nodes a move (within 10%%, drawn per opening) instead of using a "
+        "clock: games that other work on the machine cannot disturb, for testing a change that "
+        "leaves the engine's speed alone; kradan and UCI players",
+    )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
     parser.add_argument(
         "--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
@@ -80,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games > MAX_GAMES:
         raise UsageError(f"--games {args.games}: at most {MAX_GAMES:,} in one run")
     openings = load_openings(args.openings, variant) if args.openings else None
-    games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings)
+    games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings,
+                  args.nodes)  # fmt: skip
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
     executor, concurrency = executor_from_args(args)
     if executor is None or isinstance(executor, LocalExecutor):
