@@ -209,3 +209,45 @@ def test_a_match_from_an_openings_file(tmp_path, capsys: pytest.CaptureFixture[s
     assert code == 0
     text = games.read_text()
     assert text.count('[FEN "4k3/8/8/8/8/8/r7/R3K3 w - - 0 1"]') == 2
+
+
+def test_sigterm_stops_a_parallel_match_and_every_process_it_started(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``kill`` (SIGTERM) stops ``kradan match`` as Ctrl-C does: exit status 143, the games so
+    far kept whole in the PGN file, and no worker or engine left behind in its process group."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    pgn = tmp_path / "games.pgn"
+    engine = f"uci:{sys.executable} -m kradan uci"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kradan", "match", "random", engine, "--games", "1000",
+         "--tc", "60", "--concurrency", "2", "--pgn", str(pgn)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and "[Event " not in (
+            pgn.read_text() if pgn.exists() else ""
+        ):
+            time.sleep(0.2)
+        assert pgn.exists(), "no game finished in two minutes"
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 143, err
+    assert "kradan: terminated" in err and "match stopped after" in err
+    text = pgn.read_text()
+    assert text.count("[Event ") == text.count("[Result ") >= 1
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process.pid, 0)  # anything left of the match's process group?
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)
+    raise AssertionError("workers or engines outlived the match")

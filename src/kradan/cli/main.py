@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import KradanError
@@ -51,6 +54,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that a command stops the same way: a match cancels its
+    games and ends its workers and their engines, files are closed, the games so far kept."""
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM (``kill``, a service manager) raises :class:`Terminated`;
+    only the main thread can catch signals, so elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input, never a traceback)."""
     parser = build_parser()
@@ -63,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        return int(args.run(args))
+        with _sigterm_as_interrupt():
+            return int(args.run(args))
     except KradanError as error:
         return fail(str(error))
     except UnicodeDecodeError as error:
@@ -72,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader of our output went away (``kradan convert ... | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Terminated:
+        print("kradan: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("kradan: interrupted", file=sys.stderr)
         return 130
