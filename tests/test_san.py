@@ -128,6 +128,8 @@ def test_an_illegal_move_in_thai_letters_is_illegal_not_invalid() -> None:
     with pytest.raises(IllegalMoveError) as info:
         board.parse_san("ข-จ๕")
     assert "'ข-จ๕'" in str(info.value)
+    with pytest.raises(InvalidMoveError):
+        board.parse_san("q๓")  # a Thai rank, but a letter that no notation has: not a move
 
 
 def test_a_sittuyin_promotion_needs_its_letter() -> None:
@@ -156,7 +158,8 @@ def test_a_notation_name_built_at_run_time_works() -> None:
     """A notation name read from a command line or a file is a string equal to the literal,
     not the same object; every notation must treat it alike."""
     board = Board(sut_ma=True)
-    moves = [board.parse_uci("b1d2"), next(m for m in board.legal_moves if m.pawn_step)]
+    moves = [board.parse_uci(uci) for uci in ("b1d2", "e3e4")]
+    moves.append(next(m for m in board.legal_moves if m.pawn_step))
     for name in ("san", "lan", "thai", "thai_lan"):
         built = "".join(list(name))
         assert built == name and built is not name
