@@ -164,3 +164,17 @@ def test_a_notation_name_built_at_run_time_works() -> None:
         built = "".join(list(name))
         assert built == name and built is not name
         assert [board.san(move, built) for move in moves] == [board.san(m, name) for m in moves]
+
+
+@pytest.mark.parametrize("typed", ["Pe4", "บจ๔", "บ จ๓-จ๔", "จ๔", "e4"])
+def test_a_pawn_move_may_name_the_pawn(typed: str) -> None:
+    """People write the pawn's letter too: ``Pe4``, and in Thai ``บ`` (as long Thai does)."""
+    assert Board().parse_san(typed).uci() == "e3e4"
+
+
+@pytest.mark.parametrize("text", [None, 34, b"e4"])
+def test_a_move_that_is_not_text_is_an_invalid_move(text: object) -> None:
+    """A program that passes something other than a string gets the typed error, quoting it."""
+    with pytest.raises(InvalidMoveError) as info:
+        Board().parse_san(text)  # type: ignore[arg-type]
+    assert repr(text) in str(info.value)
