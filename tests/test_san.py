@@ -76,6 +76,12 @@ def test_ambiguous_san_names_the_candidates() -> None:
     assert "'Nd2'" in message and "Nb1d2" in message and "Nf3d2" in message
 
 
+def test_two_candidates_are_already_ambiguous() -> None:
+    board = Board("4k3/8/8/8/8/8/8/1N1K1N2 w - - 0 1")
+    with pytest.raises(AmbiguousMoveError, match="could be Nbd2, Nfd2"):
+        board.parse_san("Nd2")
+
+
 def test_pinned_piece_needs_no_disambiguation() -> None:
     """Fairy-Stockfish counts only rivals that could legally make the move."""
     board = Board("1k2r3/8/8/8/8/8/R3R3/4K3 w - - 0 1")
@@ -116,6 +122,10 @@ def test_drops_parse_in_latin_thai_and_long_thai() -> None:
     board = Board(variant="sittuyin")
     for text in ("N@a1", "ม@ก๑", "ม @ก๑"):
         assert board.parse_san(text).uci() == "N@a1"
+    rook = board.parse_uci("R@c1")
+    assert [board.san(rook, notation) for notation in ("san", "lan", "thai", "thai_lan")] == [
+        "R@c1", "R@c1", "ร@ค๑", "ร @ค๑"
+    ]  # fmt: skip
     assert board.parse_san("ร@ค๑").uci() == "R@c1"
     with pytest.raises(IllegalMoveError):
         board.parse_san("R@e5")  # Black's half of the board
@@ -148,6 +158,8 @@ def test_long_thai_san_spells_the_piece_and_both_squares() -> None:
     THAI_LAN writes them), for a move and for a sutra's pawn step (RULES.md 2.8)."""
     board = Board()
     assert board.san(board.parse_uci("b1d2"), "thai_lan") == "ม ข๑-ง๒"
+    assert board.san(board.parse_uci("e3e4"), "thai_lan") == "บ จ๓-จ๔"  # the pawn is named
+    assert board.san(board.parse_uci("e3e4"), "thai") == "จ๔"  # ... only in long Thai
     sutra = Board(sut_ma=True)
     move = next(m for m in sutra.legal_moves if m.uci() == "a3a4,b1a3")
     assert sutra.san(move, "thai_lan") == "บ ก๓-ก๔,ม ข๑-ก๓"
