@@ -190,3 +190,15 @@ def test_a_move_that_is_not_text_is_an_invalid_move(text: object) -> None:
     with pytest.raises(InvalidMoveError) as info:
         Board().parse_san(text)  # type: ignore[arg-type]
     assert repr(text) in str(info.value)
+
+
+def test_text_made_of_every_thai_notation_character_is_judged_as_thai() -> None:
+    """Thai-only text with a rank is an illegal move whatever it holds, even every character
+    the notation has at once (the test is "only Thai-notation characters", not "fewer")."""
+    from kradan.notation.san import _THAI_CHARS
+
+    letters = sorted(_THAI_CHARS - {" "})
+    text = letters[0] + " " + "".join(letters[1:])  # the space inside, where strip leaves it
+    assert set(text) == _THAI_CHARS
+    with pytest.raises(IllegalMoveError):
+        Board().parse_san(text)
