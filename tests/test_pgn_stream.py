@@ -311,3 +311,17 @@ def test_the_undecodable_line_is_named(bad: int) -> None:
     handle = _Undecodable(_good("one") + _good("two"), bad)
     with pytest.raises(PgnError, match=rf"^line {bad} or after: bytes that are not UTF-8"):
         _read_all(handle)  # type: ignore[arg-type]
+
+
+def test_a_comment_after_the_result_is_not_the_next_game() -> None:
+    """A comment on the result's line (``1-0 {the end}``, ``0-1 ; done``) is dropped with the
+    game's end; text that is not a comment (a tag) begins what follows."""
+    text = (
+        '[Event "one"]\n[Variant "makruk"]\n\n1. e4 d5 1-0 {the end}\n\n'
+        '[Event "two"]\n[Variant "makruk"]\n\n1. e4 0-1 ; done\n'
+        '[Event "three"]\n[Variant "makruk"]\n\n1. e4 * [Event "four"]\n[Variant "makruk"]\n\n*\n'
+    )
+    games = _read_all(io.StringIO(text))
+    assert [g.headers.get("Event") for g in games] == ["one", "two", "three", "four"]
+    assert [g.headers.get("Result") for g in games] == ["1-0", "0-1", "*", "*"]
+    assert all(not g.errors for g in games[:2])
