@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from kradan.cli.main import main
+from kradan.errors import UsageError
 from kradan.match import (
     GameRecord,
     MatchResult,
@@ -17,7 +18,6 @@ from kradan.match import (
     play_game,
     tasks,
 )
-from kradan.errors import UsageError
 from kradan.players import KradanPlayer, PlayerSpecError, RandomPlayer, make_player
 
 
