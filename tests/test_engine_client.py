@@ -41,6 +41,33 @@ def test_dead_or_missing_engines_raise_engine_error() -> None:
         UciClient.popen([sys.executable, "-c", "print('id name silent')"])
 
 
+SLOW_STARTER = textwrap.dedent(
+    """
+    import sys, time
+    pings = 0
+    for line in sys.stdin:
+        if line.strip() == 'uci':
+            time.sleep(1.5)
+            print('id name slow starter', flush=True)
+            print('uciok', flush=True)
+        elif line.strip() == 'isready':
+            pings += 1
+            time.sleep(1.5)
+            print('readyok', flush=True)
+        elif line.strip() == 'quit':
+            break
+    """
+)
+
+
+def test_an_engine_slow_to_start_gets_more_time_only_for_its_first_answers() -> None:
+    with UciClient.popen([sys.executable, "-c", SLOW_STARTER], timeout=0.5) as engine:
+        assert engine.name == "slow starter"  # 1.5 s for "uci": within the start's grace
+        engine.ping()  # and for the first "isready"
+        with pytest.raises(EngineError, match="did not answer in time"):
+            engine.ping()  # the next one has 0.5 s
+
+
 FAKE_XBOARD = textwrap.dedent(
     """
     import sys

@@ -84,6 +84,11 @@ class _Process:
             self.process.wait()
 
 
+#: more time for an engine's first answers (``uci``, the first ``isready``): an engine may load
+#: or compile its code then, slowly on a machine busy with other games
+STARTUP_GRACE = 90.0
+
+
 class _Client:
     """What both protocols share: the process, context management, a name."""
 
@@ -134,7 +139,8 @@ class UciClient(_Client):
 
     def _handshake(self) -> None:
         self._process.send("uci")
-        deadline = self._deadline()
+        self._answered_ping = False
+        deadline = self._deadline(STARTUP_GRACE)
         self.options: set[str] = set()
         while True:
             line = self._process.readline(deadline)
@@ -155,9 +161,10 @@ class UciClient(_Client):
 
     def ping(self) -> None:
         self._process.send("isready")
-        deadline = self._deadline()
+        deadline = self._deadline(0.0 if self._answered_ping else STARTUP_GRACE)
         while self._process.readline(deadline).strip() != "readyok":
             pass
+        self._answered_ping = True
 
     def new_game(self) -> None:
         self._process.send("ucinewgame")
