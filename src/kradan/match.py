@@ -3,7 +3,8 @@ kradan adjudicating by its own rules, and an Elo estimate with its error margin.
 
 Each opening is played twice, the players changing colours. Clocks are kept by the runner: a
 player whose thinking time exceeds its clock loses on time; an illegal move or a crash loses;
-a game longer than ``max_plies`` is adjudicated a draw.
+a game longer than ``max_plies`` is adjudicated a draw, and on request a game whose result both
+players' scores agree on ends there (:mod:`kradan.adjudication`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .adjudication import Adjudicator, DrawRule, ResignRule, centipawns
 from .board import Board
 from .engine.types import Limit
 from .errors import KradanError, UsageError
@@ -229,6 +231,9 @@ class GameTask:
     second_control: TimeControl | None = None
     #: a node budget for every move instead of the clocks (0: the clocks)
     nodes: int = 0
+    #: ending the game early when both players' scores agree (:mod:`kradan.adjudication`)
+    resign: ResignRule | None = None
+    draw: DrawRule | None = None
 
     def controls(self) -> dict[bool, TimeControl]:
         """Each colour's time control (``True``: White)."""
@@ -261,25 +266,20 @@ def play_game(task: GameTask) -> GameRecord:
         board = new_board(task.variant, task.start)
         for uci in task.opening:
             board.push_uci(uci)
-        result, termination = _play(board, white, black, task.controls(), task.max_plies,
-                                    task.nodes)  # fmt: skip
+        result, termination = _play(board, white, black, task)
         return _record(task, board, [first.name, second.name], result, termination)
     finally:
         for player in players:
             player.close()
 
 
-def _play(
-    board: AnyBoard,
-    white: Player,
-    black: Player,
-    controls: dict[bool, TimeControl],
-    max_plies: int,
-    nodes: int = 0,
-) -> tuple[str, str]:
-    """Play ``board`` out between ``white`` and ``black`` on their clocks, or with ``nodes``
-    nodes a move when it is not 0: the result and the termination."""
+def _play(board: AnyBoard, white: Player, black: Player, task: GameTask) -> tuple[str, str]:
+    """Play ``board`` out between ``white`` and ``black`` as ``task`` says (on their clocks, or
+    with a node budget a move; adjudicated at its move limit, and by the players' scores when
+    it asks): the result and the termination."""
+    controls, nodes = task.controls(), task.nodes
     clocks = {side: controls[side].base for side in (True, False)}
+    adjudicator = Adjudicator(task.resign, task.draw)
     for side, player in ((True, white), (False, black)):
         try:
             player.new_game()
@@ -290,7 +290,7 @@ def _play(
         if outcome is not None:
             result = outcome.result()  # a replayed stalemate ("*") counts as a draw in a match
             return (result if result != "*" else "1/2-1/2"), outcome.termination.value
-        if len(board.move_stack) >= max_plies:
+        if len(board.move_stack) >= task.max_plies:
             return "1/2-1/2", "adjudicated: move limit"
         side = board.turn
         player = white if side else black
@@ -314,7 +314,12 @@ def _play(
         move: Any = answer.move  # a move of this board's game once found among its moves
         if move not in board.legal_moves:
             return lost, f"illegal move {move}"
+        move_number = board.fullmove_number
         board.push(move)
+        if task.resign is not None or task.draw is not None:
+            ended = adjudicator.record(side, centipawns(answer.info), move_number)
+            if ended is not None and board.outcome(claim_draw=True) is None:
+                return ended
 
 
 def _record(
@@ -428,12 +433,15 @@ NODE_SPREAD = 0.1
 def tasks(
     first: str, second: str, variant: str, games: int, control: TimeControl,
     max_plies: int = 400, openings: list[Opening] | None = None, nodes: int = 0,
+    resign: ResignRule | None = None, draw: DrawRule | None = None,
 ) -> list[GameTask]:  # fmt: skip
     """The games of a match: each opening twice, with colours swapped (``openings`` in turn,
     or kradan's own short ones). A player's own time control (``kradan:tc=10+0.1``, see
     :func:`split_player_time`) overrides ``control`` for that player. With ``nodes`` every move
     gets a node budget instead of a clock: within :data:`NODE_SPREAD` of ``nodes``, drawn for
     each opening (both colours alike), so the games repeat exactly when the match is run again.
+    ``resign`` and ``draw`` end a game early when both players' scores agree
+    (:mod:`kradan.adjudication`).
 
     :raises UsageError: for a player's ``tc=`` that is not a time control, and for ``nodes``
     with a ``tc=`` or an XBoard player (XBoard has no node limit).
@@ -459,7 +467,8 @@ def tasks(
         out.append(GameTask(first, second, variant, tuple(moves), index % 2 == 0, control,
                             max_plies, seed=index, start=start, round=index + 1,
                             first_control=first_control,
-                            second_control=second_control, nodes=budget))  # fmt: skip
+                            second_control=second_control, nodes=budget, resign=resign,
+                            draw=draw))  # fmt: skip
     return out
 
 

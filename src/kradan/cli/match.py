@@ -20,7 +20,9 @@ MAX_GAMES = 1_000_000
 EXAMPLES = """examples:
   kradan match kradan xboard:/usr/games/fairymax --games 20 --tc 10+0.1
   kradan match kradan:tc=10+0.1 uci:/usr/local/bin/fairy-stockfish:tc=2.5+0.025 --games 100
-  kradan match kradan kradan:level=19 --sprt 0,10 --games 20000 --concurrency 2 --tc 10+0.1"""
+  kradan match kradan kradan:level=19 --sprt 0,10 --games 20000 --concurrency 2 --tc 10+0.1
+  kradan match "uci:benchmarks/engine-at HEAD" "uci:benchmarks/engine-at main" --nodes 20000 \\
+      --resign 4,1000 --draw 40,8,10 --sprt 0,10 --games 4000 --concurrency 2"""
 
 
 def add_parser(commands: Any) -> None:
@@ -53,6 +55,16 @@ def add_parser(commands: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
     parser.add_argument(
+        "--resign", metavar="MOVES,CP",
+        help="adjudicate a loss when, for MOVES moves in a row each, the side's own score is CP "
+        "centipawns or more below zero and its opponent's as far above (both must agree)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--draw", metavar="FROM_MOVE,MOVES,CP",
+        help="from move FROM_MOVE on, adjudicate a draw when both players' scores have stayed "
+        "within CP centipawns of zero for MOVES moves in a row each",
+    )  # fmt: skip
+    parser.add_argument(
         "--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
         help="test whether the first player is ELO1 stronger (H1) or at most ELO0 (H0) on "
         "game pairs (pentanomial); stop when decided; --games is then the most to play",
@@ -74,6 +86,7 @@ def check_players(task: GameTask, variant: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    from ..adjudication import DrawRule, ResignRule
     from ..executors.local import LocalExecutor
     from ..games import canonical_name
     from ..match import GameRecord, MatchResult, TimeControl, load_openings, run_match, tasks
@@ -86,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
     if args.games > MAX_GAMES:
         raise UsageError(f"--games {args.games}: at most {MAX_GAMES:,} in one run")
     openings = load_openings(args.openings, variant) if args.openings else None
+    resign = ResignRule.parse(args.resign) if args.resign else None
+    draw = DrawRule.parse(args.draw) if args.draw else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings,
-                  args.nodes)  # fmt: skip
+                  args.nodes, resign, draw)  # fmt: skip
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
     executor, concurrency = executor_from_args(args)
     if executor is None or isinstance(executor, LocalExecutor):
