@@ -3,6 +3,8 @@ examples, Fairy-Stockfish's counting and every end-of-game option in both settin
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from kradan import BLACK, WHITE, Board, CountAction, CountingError, Outcome, Termination
@@ -334,6 +336,35 @@ def test_perpetual_check_checker_loses() -> None:
     assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
 
 
+def test_perpetual_check_counts_every_move_since_the_first_occurrence() -> None:
+    # the repeated position first stands after e5g6 h8g8; White then makes a quiet cycle
+    # (a1b1 ... b1a1) before a cycle of checks: not every White move since the first occurrence
+    # gave check, so this is a plain repetition, not a perpetual
+    quiet_then_checks = "e5g6 h8g8 a1b1 f8e8 b1a1 e8f8 g6e7 g8h8 e7g6 h8g8"
+    board = play(Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses"), quiet_then_checks)
+    assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
+    # with a fourfold rule, two cycles of checks after the quiet one are still not a perpetual
+    board = play(
+        Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses", repetition_count=4),
+        quiet_then_checks + " g6e7 g8h8 e7g6 h8g8",
+    )
+    assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
+    # while four cycles of checks are
+    board = play(
+        Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses", repetition_count=4),
+        " ".join([*PERPETUAL_MOVES, "h8g8", "g6e7", "g8h8", "e7g6"]),
+    )
+    assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
+
+
+def test_is_repetition_with_an_explicit_count() -> None:
+    board = Board(KNIGHT_PERPETUAL)
+    assert board.is_repetition(1)  # every position has occurred once
+    assert not board.is_repetition(2) and not board.is_repetition()
+    board = play(board, " ".join(PERPETUAL_MOVES[:5]))
+    assert board.is_repetition(2) and not board.is_repetition(3)
+
+
 def test_repetition_count_option() -> None:
     board = play(Board(KNIGHT_PERPETUAL, repetition_count=2), " ".join(PERPETUAL_MOVES[:5]))
     assert board.can_claim_draw()
@@ -373,6 +404,12 @@ def test_dead_position_option() -> None:
     assert Board(fen, insufficient_material="off").outcome() is None
 
 
+def test_pieces_in_hand_suffice_to_mate() -> None:
+    board = Board("4k3/8/8/8/8/8/8/4K3[R] w - - 0 1", variant="sittuyin")  # a rook in hand
+    assert not board.has_insufficient_material(WHITE)
+    assert board.has_insufficient_material(BLACK)
+
+
 def test_kar_ouk_counts_every_piece_as_sufficient() -> None:
     board = Board("4k3/8/8/8/8/8/8/3KM3 w - - 0 1", variant="karouk")
     assert not board.has_insufficient_material(WHITE)
@@ -392,6 +429,7 @@ KOREAN_ROWS = [
     ("SPP5", "r7"),  # 6
     ("NPP5", "r7"),  # 6
     ("SPPP4", "rp6"),  # 7
+    ("NPPP4", "rp6"),  # 7
     ("RS6", "r7"),  # 8
     ("RN6", "r7"),  # 8
     ("PPPP4", "rp6"),  # 9
@@ -426,6 +464,7 @@ def test_korean_table_rows(strong: str, weak: str, strong_is_white: bool) -> Non
         # row 9 (four connected pawns v rook and pawn): each of these pawns has a neighbour on
         # the next file, and that is "connected" as [interp] reads it, so the row matches
         ("PP1PP3", "rp6", True),
+        ("P1P1PP2", "rp6", False),  # the pawns on a and c have no neighbour: not connected
         ("RM6", "r7", False),  # a met is not in any row
         ("RR6", "r7", False),  # not a row
         ("R7", "pp6", False),
@@ -471,3 +510,10 @@ def test_resignation_and_agreement_are_undone_by_the_next_move_or_pop() -> None:
     assert board.agree_draw().result() == "1/2-1/2"
     board.push_uci("e3e4")
     assert board.outcome() is None
+
+
+def test_an_outcome_is_an_immutable_value() -> None:
+    outcome = Outcome(Termination.CHECKMATE, WHITE)
+    assert {outcome: 1}[Outcome(Termination.CHECKMATE, WHITE)] == 1  # hashable, equal by value
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        outcome.winner = BLACK  # type: ignore[misc]
