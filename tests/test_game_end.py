@@ -357,6 +357,18 @@ def test_perpetual_check_counts_every_move_since_the_first_occurrence() -> None:
     assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
 
 
+def test_perpetual_check_by_black_loses_for_black() -> None:
+    mirrored = "k7/p7/8/8/4n3/8/5NNR/5R1K b - - 0 1"  # KNIGHT_PERPETUAL, colours swapped
+    moves = "e4g3 h1g1 g3e2 g1h1 e2g3 h1g1 g3e2 g1h1 e2g3"
+    board = play(Board(mirrored, perpetual_check="checker_loses"), moves)
+    assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, WHITE)
+
+
+def test_a_onefold_repetition_rule_is_a_plain_repetition() -> None:
+    board = Board(KNIGHT_PERPETUAL, repetition_count=1, perpetual_check="checker_loses")
+    assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
+
+
 def test_is_repetition_with_an_explicit_count() -> None:
     board = Board(KNIGHT_PERPETUAL)
     assert board.is_repetition(1)  # every position has occurred once
