@@ -375,6 +375,8 @@ def test_is_repetition_with_an_explicit_count() -> None:
     assert not board.is_repetition(2) and not board.is_repetition()
     board = play(board, " ".join(PERPETUAL_MOVES[:5]))
     assert board.is_repetition(2) and not board.is_repetition(3)
+    board = play(board, " ".join(PERPETUAL_MOVES[5:9]))  # the third occurrence
+    assert board.is_repetition(3) and not board.is_repetition(4)
 
 
 def test_repetition_count_option() -> None:
