@@ -325,3 +325,16 @@ def test_a_comment_after_the_result_is_not_the_next_game() -> None:
     assert [g.headers.get("Event") for g in games] == ["one", "two", "three", "four"]
     assert [g.headers.get("Result") for g in games] == ["1-0", "0-1", "*", "*"]
     assert all(not g.errors for g in games[:2])
+
+
+def test_a_huge_tag_line_among_the_tags_keeps_the_tags_after_it() -> None:
+    """A tag pair longer than MAX_LINE inside the tag section: that line is dropped and
+    reported, the tags after it are still read as tags, the game's moves are lost (as after any
+    dropped line), and the next game is read whole."""
+    huge = '[Annotator "' + "a" * reader.MAX_LINE + '"]\n'
+    text = '[Event "long"]\n' + huge + '[White "w"]\n[Variant "makruk"]\n\n1. e4 d5 *\n\n'
+    game, after = _read_all(io.StringIO(text + _good("after")))
+    assert game.headers.get("White") == "w" and "Annotator" not in game.headers
+    assert [e.line for e in game.errors] == [2] and game.mainline_moves() == []
+    assert "more than 1,048,576 characters" in game.errors[0].message
+    assert after.headers["Event"] == "after" and len(after.mainline_moves()) == 5
