@@ -745,6 +745,10 @@ def test_a_comment_of_exactly_the_limit_then_more_is_cut() -> None:
     game = _read('[Variant "makruk"]\n\n1. e4 {' + comment + "more\n} d5 *")
     assert [e.message for e in game.errors] == ["a comment of more than 1,048,576 characters: cut"]
     assert len(game.next().comment) == pgn.reader.MAX_COMMENT - 1  # type: ignore[union-attr]
+    one_more = _read('[Variant "makruk"]\n\n1. e4 {' + comment + "y} d5 *")  # MAX_COMMENT + 1
+    assert [e.message for e in one_more.errors] == [
+        "a comment of more than 1,048,576 characters: cut"
+    ]
 
 
 def test_a_long_line_of_moves_ending_in_the_next_games_tags() -> None:
@@ -896,3 +900,10 @@ def test_a_count_inside_a_variation_stays_there() -> None:
     )
     end = _read(text).end().board()
     assert isinstance(end, Board) and end.counting_state() is None
+
+
+def test_read_game_takes_its_options_by_keyword_only() -> None:
+    handle = io.StringIO('[Variant "makruk"]\n\n1. e4 *\n')
+    with pytest.raises(TypeError):
+        pgn.read_game(handle, pgn.HeadersBuilder)  # type: ignore[misc]
+    assert pgn.read_game(handle, strict=True) is not None  # nothing was read by the refusal
