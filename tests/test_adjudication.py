@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from kradan import Board
 from kradan.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule, centipawns
 from kradan.cli.main import main
+from kradan.engine import Limit
 from kradan.errors import UsageError
 from kradan.match import TimeControl, play_game, tasks
+from kradan.players import make_player
 
 
 def test_scores_read_from_uci_engines_and_from_kradan() -> None:
@@ -108,3 +111,12 @@ def test_match_command_takes_the_rules_and_quotes_bad_ones(
     code = main(["match", "random", "random", "--games", "2", "--resign", "2,300",
                  "--draw", "10,4,10"])  # fmt: skip
     assert code == 0 and "2 games" in capsys.readouterr().out  # random players give no score
+
+
+def test_a_weak_level_reports_the_score_of_the_move_it_chose() -> None:
+    player = make_player("kradan:level=5", seed=1)
+    board = Board("1nsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1")  # Black without a rook
+    answer = player.choose_move(board, Limit(nodes=3000))
+    assert answer.move in board.legal_moves
+    score = centipawns(answer.info)
+    assert score is not None and score > 200  # a rook up, whichever of its lines it chose

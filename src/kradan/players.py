@@ -99,7 +99,9 @@ class KradanPlayer:
         lines: list[SearchInfo[Any]] = []
         for found in searcher.search_multipv(board, level_limit(self.level, limit), 4):
             lines = found  # the deepest completed iteration wins
-        return PlayResult(pick_move(board, lines, self.level, self.random), count=count)
+        move = pick_move(board, lines, self.level, self.random)
+        chosen = [line for line in lines if line.pv and line.pv[0] == move]
+        return PlayResult(move, {"score": str(chosen[0].score)} if chosen else {}, count=count)
 
     def new_game(self) -> None:
         self.searchers.clear()
