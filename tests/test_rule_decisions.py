@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kradan import Board
+from kradan import WHITE, Board
 from kradan.engine.chess import Searcher
 from kradan.engine.types import Limit
 from kradan.errors import CountingError
@@ -119,6 +119,40 @@ def test_with_equal_material_either_side_may_declare() -> None:
                   board_count_declarer="weaker")  # fmt: skip
     board.declare_count()
     assert board.counting_state() is not None
+
+
+@pytest.mark.parametrize(
+    ("fen", "points"),
+    [
+        ("8/8/4k3/8/1n6/8/8/3K1S2 {} - - 0 40", (3, 3)),  # a khon against a knight: 3 each
+        ("8/8/4k3/8/1m6/8/8/3K1S2 {} - - 0 40", (3, 2)),  # a khon against a met: 3 and 2
+        ("8/8/4k3/8/1n6/8/8/1M1K1M2 {} - - 0 40", (4, 3)),  # two mets: 2 each
+    ],
+)
+def test_material_points_tell_the_weaker_side(fen: str, points: tuple[int, int]) -> None:
+    """The usual reckoning: rook 5, knight and khon 3, met 2, pawn 1 (RULES.md 2.6.4)."""
+    white, black = points
+    for turn, mine, theirs in (("w", white, black), ("b", black, white)):
+        board = Board(fen.format(turn), counting="declared", board_count_declarer="weaker")
+        if mine > theirs:
+            with pytest.raises(CountingError, match=f"{mine} points .* against {theirs}"):
+                board.declare_count()
+        else:
+            board.declare_count()  # the weaker side, or equal material
+            assert board.counting_state() is not None
+
+
+def test_a_count_at_its_end_leaves_no_moves() -> None:
+    board = Board("8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 128 40", counting="declared")
+    state = board.counting_state()
+    assert state is not None and state.moves_left == 0
+    assert str(state).endswith("Black has 0 moves left to mate")
+
+
+def test_a_white_lone_king_counts_pieces_honour() -> None:
+    state = Board("r3k3/8/8/3r4/8/8/4K3/8 b - 16 1 40").counting_state()
+    assert state is not None and (state.honour, state.counting_side) == ("pieces' honour", WHITE)
+    assert str(state) == "pieces' honour: White counts 1 of 8; Black has 8 moves left to mate"
 
 
 # --- Decision 9: stalemate="illegal" (RULES.md 2.4, C1) -------------------------------------------

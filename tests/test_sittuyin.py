@@ -166,6 +166,18 @@ def test_screened_setup_errors_name_the_square_and_rule(arrangement: object, wor
     assert board.fen() == START
 
 
+def test_setup_errors_name_each_sides_own_camp_and_back_rank() -> None:
+    board = Board(variant="sittuyin", sittuyin_setup="screened")
+    white = {k: v for k, v in PRESETS["standard"].items() if k != "e2"}
+    with pytest.raises(InvalidSetupError, match=r"e4 is outside White's camp \(ranks 1-3\)"):
+        board.submit_setup(WHITE, {**white, "e4": "K"})
+    board.submit_setup(WHITE, "standard")
+    with pytest.raises(InvalidSetupError, match=r"e5 is outside Black's camp \(ranks 6-8\)"):
+        board.submit_setup(BLACK, {"e5": "K"})
+    with pytest.raises(InvalidSetupError, match=r"stand on Black's back rank \(rank 8\)"):
+        board.submit_setup(BLACK, {"a7": "R"})
+
+
 def test_every_preset_is_valid_for_both_sides() -> None:
     for name in PRESETS:
         board = Board(variant="sittuyin", sittuyin_setup="screened")
