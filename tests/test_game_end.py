@@ -369,6 +369,12 @@ def test_a_onefold_repetition_rule_is_a_plain_repetition() -> None:
     assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
 
 
+def test_a_repetition_count_of_zero_turns_repetition_off() -> None:
+    board = play(Board(KNIGHT_PERPETUAL, repetition_count=0), " ".join(PERPETUAL_MOVES))
+    assert not board.is_repetition() and not board.can_claim_draw()
+    assert board.outcome(claim_draw=True) is None
+
+
 def test_is_repetition_with_an_explicit_count() -> None:
     board = Board(KNIGHT_PERPETUAL)
     assert board.is_repetition(1)  # every position has occurred once
@@ -490,6 +496,11 @@ def test_korean_table_edge_cases(strong: str, weak: str, row: bool) -> None:
     assert Board(korean_fen(strong, weak, True)).is_korean_material_draw() is row
 
 
+def test_doubled_pawns_are_not_a_connected_pair() -> None:
+    # b2 and b3 on one file, f3 apart: not "two connected and one separated" (row 1)
+    assert not Board("7k/8/7p/8/8/1P3P2/1P6/K7 w - - 0 1").is_korean_material_draw()
+
+
 # --- Sittuyin (RULES.md 5.5-5.6)
 
 
@@ -504,11 +515,11 @@ def test_fifty_move_rule(clock: int, options: dict, claimable: bool) -> None:
     assert board.outcome(claim_draw=True) == expected
 
 
+@pytest.mark.parametrize("fen", ["1k4PK/3r4/8/8/8/8/8/8[] w - - 0 1",
+                                 "8/8/8/8/8/8/3R4/1K4pk[] b - - 0 1"])  # fmt: skip
 @pytest.mark.parametrize(("enabled", "claimable"), [(True, True), (False, False)])
-def test_promotion_only_draw(enabled: bool, claimable: bool) -> None:
-    board = Board(
-        "1k4PK/3r4/8/8/8/8/8/8[] w - - 0 1", variant="sittuyin", promotion_only_draw=enabled
-    )
+def test_promotion_only_draw(fen: str, enabled: bool, claimable: bool) -> None:
+    board = Board(fen, variant="sittuyin", promotion_only_draw=enabled)
     assert board.is_promotion_only_draw() == claimable
     assert (board.outcome(claim_draw=True) is not None) == claimable
 
@@ -526,6 +537,18 @@ def test_resignation_and_agreement_are_undone_by_the_next_move_or_pop() -> None:
     assert board.agree_draw().result() == "1/2-1/2"
     board.push_uci("e3e4")
     assert board.outcome() is None
+
+
+def test_count_actions_and_states_are_immutable_values() -> None:
+    board = Board("8/8/4k3/8/1r6/8/8/R2K1N1R b - - 0 40", counting="declared")
+    action = board.declare_count()
+    state = board.counting_state()
+    assert state is not None and {action: state}[CountAction("declare", BLACK)] == state
+    assert hash(state) == hash(board.counting_state())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        action.kind = "stop"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.count = 3  # type: ignore[misc]
 
 
 def test_an_outcome_is_an_immutable_value() -> None:

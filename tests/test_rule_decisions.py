@@ -149,6 +149,14 @@ def test_a_count_at_its_end_leaves_no_moves() -> None:
     assert str(state).endswith("Black has 0 moves left to mate")
 
 
+def test_one_move_left_is_said_in_the_singular() -> None:
+    state = Board("8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 124 40", counting="declared").counting_state()
+    assert state is not None and state.moves_left == 1
+    assert str(state).endswith("Black has 1 move left to mate")
+    state = Board("8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 122 40", counting="declared").counting_state()
+    assert state is not None and str(state).endswith("Black has 2 moves left to mate")
+
+
 def test_a_white_lone_king_counts_pieces_honour() -> None:
     state = Board("r3k3/8/8/3r4/8/8/4K3/8 b - 16 1 40").counting_state()
     assert state is not None and (state.honour, state.counting_side) == ("pieces' honour", WHITE)
