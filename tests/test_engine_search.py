@@ -122,6 +122,17 @@ def test_a_clock_in_its_reserve_spends_less_than_the_increment() -> None:
     assert soft is not None and soft > 0.007
 
 
+def test_a_large_increment_on_a_short_clock_caps_the_hard_limit() -> None:
+    """1 s on the clock and 1 s a move: the hard limit is a third of the clock left after the
+    reserve (0.85 s) plus half the increment, about 0.78 s, so one move cannot spend more than
+    the clock it will get back."""
+    from kradan.engine.types import time_budget
+
+    soft, hard = time_budget(Limit(white_clock=1.0, white_inc=1.0), True)
+    assert hard == pytest.approx(0.85 / 3 + 0.5)
+    assert soft == pytest.approx(0.85 / 35 + 0.7)
+
+
 def test_clock_limit_returns_a_move_within_its_share_of_the_clock() -> None:
     """Half a second on the clock: a legal move, and the search stops near its budget (a few
     hundredths of a second), not at the end of the clock. The margin is wide, for a busy
