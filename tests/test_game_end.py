@@ -364,6 +364,14 @@ def test_perpetual_check_by_black_loses_for_black() -> None:
     assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, WHITE)
 
 
+def test_a_perpetual_played_on_past_its_third_occurrence_still_loses() -> None:
+    board = play(
+        Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses"),
+        " ".join([*PERPETUAL_MOVES, "h8g8", "g6e7", "g8h8", "e7g6"]),  # a fourth occurrence
+    )
+    assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
+
+
 def test_a_onefold_repetition_rule_is_a_plain_repetition() -> None:
     board = Board(KNIGHT_PERPETUAL, repetition_count=1, perpetual_check="checker_loses")
     assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
@@ -416,6 +424,13 @@ def test_insufficient_material_as_fairy_stockfish(white: str, black: str, expect
         board.has_insufficient_material(WHITE),
         board.has_insufficient_material(BLACK),
     ) == expected
+
+
+def test_a_dead_position_needs_both_sides_unable_to_mate() -> None:
+    board = Board("4k3/8/8/8/8/8/8/r2K4 w - - 0 1")  # White cannot mate; Black's rook can
+    assert board.has_insufficient_material(WHITE) and not board.is_insufficient_material()
+    mirrored = Board("R3k3/8/8/8/8/8/8/4K3 b - - 0 1")
+    assert mirrored.has_insufficient_material(BLACK) and not mirrored.is_insufficient_material()
 
 
 def test_dead_position_option() -> None:
@@ -496,6 +511,12 @@ def test_korean_table_edge_cases(strong: str, weak: str, row: bool) -> None:
     assert Board(korean_fen(strong, weak, True)).is_korean_material_draw() is row
 
 
+def test_a_ferz_breaks_every_row_as_a_met_does() -> None:
+    assert Board("7k/8/r7/8/8/RP6/8/K7 w - - 0 1").is_korean_material_draw()  # row 5
+    sittuyin = Board("7k/8/r7/8/8/RPF5/8/K7[] w - - 0 1", variant="sittuyin")  # and a ferz
+    assert not sittuyin.is_korean_material_draw()
+
+
 def test_doubled_pawns_are_not_a_connected_pair() -> None:
     # b2 and b3 on one file, f3 apart: not "two connected and one separated" (row 1)
     assert not Board("7k/8/7p/8/8/1P3P2/1P6/K7 w - - 0 1").is_korean_material_draw()
@@ -506,13 +527,29 @@ def test_doubled_pawns_are_not_a_connected_pair() -> None:
 
 @pytest.mark.parametrize(
     ("clock", "options", "claimable"),
-    [(100, {}, True), (99, {}, False), (100, {"n_move_rule": 0}, False)],
+    [
+        (100, {}, True),
+        (101, {}, True),
+        (99, {}, False),
+        (100, {"n_move_rule": 0}, False),
+        (2, {"n_move_rule": 1}, True),
+        (1, {"n_move_rule": 1}, False),
+    ],
 )
 def test_fifty_move_rule(clock: int, options: dict, claimable: bool) -> None:
     board = Board(f"4k3/8/8/8/8/8/8/2FK2R1[] w - - {clock} 80", variant="sittuyin", **options)
     assert board.is_n_move_rule() == claimable
     expected = Outcome(Termination.N_MOVE_RULE, None) if claimable else None
     assert board.outcome(claim_draw=True) == expected
+
+
+def test_a_promotion_only_draw_needs_the_pawn_to_be_alone() -> None:
+    # the knight on h7 is pinned, the king boxed in: every move promotes, but the side has a
+    # knight besides its king and pawn, so this is no promotion-only draw
+    fen = "1k4PK/r6N/8/8/8/8/8/7r[] w - - 0 1"
+    board = Board(fen, variant="sittuyin", promotion_only_draw=True)
+    assert board.legal_moves and all(move.promotion for move in board.legal_moves)
+    assert not board.is_promotion_only_draw()
 
 
 @pytest.mark.parametrize("fen", ["1k4PK/3r4/8/8/8/8/8/8[] w - - 0 1",

@@ -174,6 +174,8 @@ def test_setup_errors_name_each_sides_own_camp_and_back_rank() -> None:
     board.submit_setup(WHITE, "standard")
     with pytest.raises(InvalidSetupError, match=r"e5 is outside Black's camp \(ranks 6-8\)"):
         board.submit_setup(BLACK, {"e5": "K"})
+    with pytest.raises(InvalidSetupError, match=r"e4 is outside Black's camp \(ranks 6-8\)"):
+        board.submit_setup(BLACK, {"e4": "K"})
     with pytest.raises(InvalidSetupError, match=r"stand on Black's back rank \(rank 8\)"):
         board.submit_setup(BLACK, {"a7": "R"})
 
