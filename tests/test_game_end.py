@@ -593,3 +593,46 @@ def test_an_outcome_is_an_immutable_value() -> None:
     assert {outcome: 1}[Outcome(Termination.CHECKMATE, WHITE)] == 1  # hashable, equal by value
     with pytest.raises(dataclasses.FrozenInstanceError):
         outcome.winner = BLACK  # type: ignore[misc]
+
+
+class _ScriptedHistory:
+    """A stand-in board for ``game_end._perpetual_checker``: a list of (side to move, in
+    check) states, the last one current; each pop returns a move. A real game in which both
+    sides check on every move of a repeated cycle is hard to set up, so the rule is checked on
+    this script of one."""
+
+    def __init__(self, states: list[tuple[bool, bool]], earlier: list[int]) -> None:
+        self.states, self.earlier = states, earlier
+        self.variant = type("Variant", (), {"repetition_count": 3})()
+
+    def repetitions(self) -> list[int]:
+        return self.earlier
+
+    def copy(self) -> _ScriptedHistory:
+        return _ScriptedHistory(list(self.states), self.earlier)
+
+    @property
+    def turn(self) -> bool:
+        return self.states[-1][0]
+
+    def is_check(self) -> bool:
+        return self.states[-1][1]
+
+    def pop(self) -> object:
+        self.states.pop()
+        return type("Move", (), {"to_square": 0})()
+
+
+def test_no_single_checker_when_both_sides_checked_on_every_move() -> None:
+    from kradan import game_end
+
+    def cycle(white_checks: bool, black_checks: bool) -> _ScriptedHistory:
+        # nine states, White to move first; a state is in check when the move into it checked
+        states = [(i % 2 == 0, i > 0 and (black_checks if i % 2 == 0 else white_checks))
+                  for i in range(9)]  # fmt: skip
+        return _ScriptedHistory(states, earlier=[4, 8])
+
+    assert game_end._perpetual_checker(cycle(True, False)) is WHITE  # type: ignore[arg-type]
+    assert game_end._perpetual_checker(cycle(False, True)) is BLACK  # type: ignore[arg-type]
+    assert game_end._perpetual_checker(cycle(True, True)) is None  # type: ignore[arg-type]
+    assert game_end._perpetual_checker(cycle(False, False)) is None  # type: ignore[arg-type]
