@@ -304,6 +304,11 @@ def test_stopping_against_the_rules() -> None:
         board.stop_count()
     with pytest.raises(CountingError, match="counting='declared'"):
         Board(COUNTER_MATES).stop_count()
+    black_counts = Board(COUNTER_MATES.replace(" w ", " b "), counting="declared")
+    black_counts.declare_count()
+    black_counts.push_uci("h8g7")
+    with pytest.raises(CountingError, match="only the counter"):
+        black_counts.stop_count()  # White to move, Black counting
 
 
 def test_declared_only_options_need_declared_mode() -> None:
@@ -515,6 +520,11 @@ def test_a_ferz_breaks_every_row_as_a_met_does() -> None:
     assert Board("7k/8/r7/8/8/RP6/8/K7 w - - 0 1").is_korean_material_draw()  # row 5
     sittuyin = Board("7k/8/r7/8/8/RPF5/8/K7[] w - - 0 1", variant="sittuyin")  # and a ferz
     assert not sittuyin.is_korean_material_draw()
+
+
+def test_row_one_finds_the_separated_pawn_wherever_it_stands() -> None:
+    # a2 and b3 connected, e2 apart: read in square order the lone pawn comes second
+    assert Board("7k/8/7p/8/8/1P6/P3P3/K7 w - - 0 1").is_korean_material_draw()
 
 
 def test_doubled_pawns_are_not_a_connected_pair() -> None:
