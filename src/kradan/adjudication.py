@@ -54,8 +54,7 @@ class ResignRule:
     @classmethod
     def parse(cls, text: str) -> ResignRule:
         """``MOVES,CP`` (``--resign 4,1000``)."""
-        numbers = _numbers(text, 2, "--resign MOVES,CP")
-        return cls(*numbers)
+        return cls(*_numbers(text, 2, "--resign MOVES,CP"))
 
 
 @dataclass(frozen=True)
@@ -67,8 +66,7 @@ class DrawRule:
     @classmethod
     def parse(cls, text: str) -> DrawRule:
         """``FROM_MOVE,MOVES,CP`` (``--draw 40,8,10``)."""
-        numbers = _numbers(text, 3, "--draw FROM_MOVE,MOVES,CP")
-        return cls(*numbers)
+        return cls(*_numbers(text, 3, "--draw FROM_MOVE,MOVES,CP"))
 
 
 def _numbers(text: str, count: int, usage: str) -> list[int]:
