@@ -490,6 +490,7 @@ def test_korean_table_rows(strong: str, weak: str, strong_is_white: bool) -> Non
     assert Board(fen).is_korean_material_draw(), fen
     auto = Board(fen, korean_material_draws="auto", insufficient_material="off")
     assert auto.outcome() == Outcome(Termination.KOREAN_MATERIAL_DRAW, None)
+    assert not auto.can_claim_draw()  # drawn already: nothing left to claim
     claim = Board(fen, korean_material_draws="claim", insufficient_material="off")
     assert claim.outcome() is None and claim.can_claim_draw()
     off = Board(fen, insufficient_material="off")
@@ -525,6 +526,8 @@ def test_a_ferz_breaks_every_row_as_a_met_does() -> None:
 def test_row_one_finds_the_separated_pawn_wherever_it_stands() -> None:
     # a2 and b3 connected, e2 apart: read in square order the lone pawn comes second
     assert Board("7k/8/7p/8/8/1P6/P3P3/K7 w - - 0 1").is_korean_material_draw()
+    # d3 and e3 connected, a2 apart: the lone pawn comes first
+    assert Board("7k/8/7p/8/8/3PP3/P7/K7 w - - 0 1").is_korean_material_draw()
 
 
 def test_doubled_pawns_are_not_a_connected_pair() -> None:

@@ -142,6 +142,14 @@ def test_material_points_tell_the_weaker_side(fen: str, points: tuple[int, int])
             assert board.counting_state() is not None
 
 
+def test_declared_boards_honour_is_drawn_when_the_counter_completes_its_last_move() -> None:
+    # a 64-move count: the counter's 64th move is ply 127 (RULES.md 2.6.4, Decision 8)
+    fen = "8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 {} 40"
+    assert Board(fen.format(126), counting="declared").outcome() is None
+    drawn = Board(fen.format(127), counting="declared").outcome()
+    assert drawn is not None and drawn.termination.value == "counting limit"
+
+
 def test_a_count_at_its_end_leaves_no_moves() -> None:
     board = Board("8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 128 40", counting="declared")
     state = board.counting_state()
