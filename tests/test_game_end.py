@@ -565,6 +565,15 @@ def test_a_promotion_only_draw_needs_the_pawn_to_be_alone() -> None:
     assert not board.is_promotion_only_draw()
 
 
+def test_a_side_in_check_has_no_promotion_only_draw() -> None:
+    # the last pawn may promote anywhere: both of White's moves are promotions that block the
+    # rook's check, and a side in check is not drawn by this rule (RULES.md 5.5)
+    fen = "7K/r7/5nP1/8/8/8/8/k6r[] w - - 0 1"
+    board = Board(fen, variant="sittuyin", promotion_only_draw=True)
+    assert board.is_check() and sorted(m.uci() for m in board.legal_moves) == ["g6h5f", "g6h7f"]
+    assert not board.is_promotion_only_draw()
+
+
 @pytest.mark.parametrize("fen", ["1k4PK/3r4/8/8/8/8/8/8[] w - - 0 1",
                                  "8/8/8/8/8/8/3R4/1K4pk[] b - - 0 1"])  # fmt: skip
 @pytest.mark.parametrize(("enabled", "claimable"), [(True, True), (False, False)])

@@ -146,6 +146,10 @@ def test_screened_setup_refuses_single_drops() -> None:
         ),
         ({**PRESETS["standard"], "e2": "F", "d2": "F"}, "2 ferz(s) placed, but White holds 1"),
         (
+            {k: v for k, v in PRESETS["standard"].items() if k != "b2"},
+            "1 knight(s) placed, but White holds 2",
+        ),
+        (
             {**{k: v for k, v in PRESETS["standard"].items() if k != "e2"}, "e4": "K"},
             "e4 is outside White's camp",
         ),

@@ -34,8 +34,6 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
         return False  # the usual case, without looking at every square
     pieces = board.piece_map()
     mine = [p.piece_type for p in pieces.values() if p.color == color and p.piece_type != KING]
-    if any(t in _MATING for t in mine):
-        return False
     lenient = board.variant.checks_to_win > 0 or board.variant.stalemate not in (
         StalemateRule.DRAW,
         StalemateRule.ILLEGAL,  # a forced stalemate is a draw
