@@ -4,10 +4,11 @@ A run takes hours; the tests written for its survivors arrive while it runs. Thi
 clones the repository (its committed state) into a scratch directory, applies each surviving
 mutant there in turn with ``cosmic-ray apply``, runs the configuration's test command, and
 prints which survivors the suite now kills. It assumes the mutated modules have not changed
-since ``cosmic-ray init`` (the mutants are found again by position); one that no longer
-applies is reported as such.
+since ``cosmic-ray init`` (the mutants are found again by their operator's occurrence); one
+that no longer applies is reported as such. When they have changed, ``--source-rev REV`` takes
+the source (``src/``) from the commit the session was initialised on and the tests from now.
 
-    python mutation/replant.py SESSION.sqlite mutation/san.toml [--scratch DIR]
+    python mutation/replant.py SESSION.sqlite mutation/san.toml [--scratch DIR] [--source-rev REV]
 """
 
 from __future__ import annotations
@@ -33,10 +34,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scratch", default="/tmp/kradan-replant", help="a directory to clone into"
     )
+    parser.add_argument(
+        "--source-rev", help="take src/ from this commit (the session's), the tests from now"
+    )
     args = parser.parse_args(argv)
     scratch = Path(args.scratch)
     shutil.rmtree(scratch, ignore_errors=True)
     subprocess.run(["git", "clone", "-q", str(REPOSITORY), str(scratch)], check=True)
+    if args.source_rev:  # staged, so that restoring src/ from the index keeps this version
+        subprocess.run(["git", "checkout", "-q", args.source_rev, "--", "src/"], cwd=scratch,
+                       check=True)  # fmt: skip
     with open(scratch / args.config, "rb") as handle:
         command = tomllib.load(handle)["cosmic-ray"]["test-command"]
     env = dict(os.environ, PYTHONPATH=str(scratch / "src"),
