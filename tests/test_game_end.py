@@ -377,6 +377,12 @@ def test_a_perpetual_played_on_past_its_third_occurrence_still_loses() -> None:
     assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
 
 
+def test_a_twofold_rule_sees_a_perpetual_at_the_second_occurrence() -> None:
+    board = Board(KNIGHT_PERPETUAL, perpetual_check="checker_loses", repetition_count=2)
+    board = play(board, " ".join(PERPETUAL_MOVES[:5]))  # the position after e5g6, twice
+    assert board.outcome(claim_draw=True) == Outcome(Termination.PERPETUAL_CHECK, BLACK)
+
+
 def test_a_onefold_repetition_rule_is_a_plain_repetition() -> None:
     board = Board(KNIGHT_PERPETUAL, repetition_count=1, perpetual_check="checker_loses")
     assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
