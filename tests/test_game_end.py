@@ -513,6 +513,7 @@ def test_korean_table_rows(strong: str, weak: str, strong_is_white: bool) -> Non
         ("PP1PP3", "rp6", True),
         ("P1P1PP2", "rp6", False),  # the pawns on a and c have no neighbour: not connected
         ("1PP2P2", "7p", True),  # row 1 on other files: b and c connected, f apart
+        ("PP1P4", "7p", True),  # a and b connected, d apart: one empty file between is enough
         ("RP6", "rp6", False),  # row 5 with a pawn more for the weaker side: counts are exact
         ("RM6", "r7", False),  # a met is not in any row
         ("RR6", "r7", False),  # not a row
