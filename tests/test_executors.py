@@ -278,13 +278,18 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
     import time
 
     pgn = tmp_path / "match.pgn"
-    # games enough that the match is still running when the first two are written, even when
-    # the first game is slow (its round holds back the file's later rounds)
     command = [sys.executable, "-m", "kradan", "match", "kradan:level=2", "random", "--games",
-               "2000", "--tc", "2+0.05", "--max-plies", "60", "--concurrency", "2", "--pgn",
+               "60", "--tc", "2+0.05", "--max-plies", "60", "--concurrency", "2", "--pgn",
                str(pgn)]  # fmt: skip
+
+    def default_sigint() -> None:
+        # a shell's background job ignores SIGINT, and its children inherit that (Python then
+        # installs no KeyboardInterrupt handler): the command gets Ctrl-C as a terminal gives it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)  # fmt: skip
+                               text=True, start_new_session=True,
+                               preexec_fn=default_sigint)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (
         not pgn.exists() or pgn.read_text().count("[Round ") < 2
