@@ -14,6 +14,17 @@ from collections.abc import Callable
 from typing import Protocol
 
 
+def patience(timeout: float) -> float:
+    """``timeout``, capped by ``KRADAN_TEST_PATIENCE`` seconds when that is set.
+
+    The waits here are generous so that a busy CI machine never fails a test. A mutation run
+    sets a short cap: a planted bug that silences the engine then fails its test in seconds
+    instead of minutes (every answer these tests wait for comes in a few seconds).
+    """
+    cap = os.environ.get("KRADAN_TEST_PATIENCE")
+    return min(timeout, float(cap)) if cap else timeout
+
+
 class Engine(Protocol):
     def handle(self, line: str) -> bool: ...
 
@@ -33,7 +44,7 @@ class Session:
 
     def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
         """The first line starting with ``prefix``, once the engine's thread has written it."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patience(timeout)
         while time.monotonic() < deadline:
             for line in list(self.lines):
                 if line.startswith(prefix):
@@ -84,6 +95,7 @@ class EngineProcess:
         :raises AssertionError: when the engine exits or says nothing like it in time.
         """
         lines: list[str] = []
+        timeout = patience(timeout)
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -99,6 +111,7 @@ class EngineProcess:
 
     def exits(self, timeout: float = 60.0) -> int:
         """The exit status, once the process has ended (it must, within ``timeout``)."""
+        timeout = patience(timeout)
         try:
             return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

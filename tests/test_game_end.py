@@ -118,6 +118,53 @@ def test_precedence_khon_and_two_knights(precedence: str, limit: int, moves: int
     assert state is not None and state.moves_left == moves
 
 
+@pytest.mark.parametrize("counting", ["auto", "declared"])
+@pytest.mark.parametrize(("precedence", "limit"), [("lowest", 64), ("khon_first", 88)])
+def test_a_capture_that_leaves_a_lone_king_reads_the_precedence(
+    counting: str, precedence: str, limit: int
+) -> None:
+    """RULES.md 2.6.2, 2.6.4, C6: White's knight takes Black's last piece, leaving a khon and
+    two knights: 32 moves by the smallest line (pyffish: ``… b - 64 10 1``), 44 read khon
+    first, from the 5 pieces on the board, the same when counts are declared."""
+    board = Board(
+        "4k3/8/8/1r6/8/N7/8/1NS1K3 w - - 0 1",
+        counting=counting,
+        pieces_honour_precedence=precedence,
+    )
+    board.push_uci("a3b5")
+    assert board.fen() == f"4k3/8/8/1N6/8/8/8/1NS1K3 b - {limit} 10 1"
+
+
+@pytest.mark.parametrize("counting", ["auto", "declared"])
+def test_a_lone_king_taking_the_last_pawn_beside_a_knight_counts_its_capture(
+    counting: str,
+) -> None:
+    """RULES.md 2.6.2: the lone king's capture of the last pawn is its first counted move, with
+    no pawn left and a knight beside the king (pyffish: ``… w - 128 5 2``)."""
+    board = play(Board("8/8/8/4k3/4P3/8/8/N2K4 b - - 0 1", counting=counting), "e5e4")
+    assert board.fen() == "8/8/8/8/4k3/8/8/N2K4 w - 128 5 2"
+
+
+@pytest.mark.parametrize("counting", ["auto", "declared"])
+def test_black_taking_whites_last_piece_starts_whites_count(counting: str) -> None:
+    """RULES.md 2.6.2, 2.6.4, colours reversed: Black's rook takes White's, White's lone king
+    counts from 3 with 16 moves (pyffish: ``3k4/8/8/r7/8/8/8/4K3 w - 32 6 2``)."""
+    board = play(Board("r2k4/8/8/R7/8/8/8/4K3 b - - 0 1", counting=counting), "a8a5")
+    assert board.fen() == "3k4/8/8/r7/8/8/8/4K3 w - 32 6 2"
+    state = board.counting_state()
+    assert state is not None and state.counting_side == WHITE and state.moves_left == 13
+
+
+@pytest.mark.parametrize("counting", ["auto", "declared"])
+def test_two_bare_kings_start_no_count(counting: str) -> None:
+    """RULES.md 2.6.4: pieces' honour needs a stronger side; when a capture leaves two bare
+    kings no count starts (the game is drawn by material)."""
+    board = play(Board("8/8/8/8/8/8/kR6/4K3 b - - 0 1", counting=counting), "a2b2")
+    assert board.counting_state() is None
+    assert board.fen() == "8/8/8/8/8/8/1k6/4K3 w - - 0 2"
+    assert board.outcome() == Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+
+
 def test_board_honour_starts_by_itself_when_the_last_pawn_goes() -> None:
     """RULES.md 2.6.2: promotion of the last pawn starts board's honour, 128 plies."""
     board = play(Board("3k4/2m5/8/4MP2/3KS3/8/8/8 w - - 0 1"), "f5f6m")

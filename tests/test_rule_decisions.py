@@ -287,6 +287,20 @@ def test_pieces_honour_replaces_a_board_count_that_would_end_later() -> None:
     assert board.fen().endswith("b - 42 8 80")
 
 
+@pytest.mark.parametrize(
+    ("count_ply", "fen_end"),
+    [
+        (91, "b - 42 8 80"),  # both have 17 moves left: board's honour is not sooner
+        (92, "b - 126 93 80"),  # board's honour has 33 plies left, one fewer: it stays
+    ],
+)
+def test_board_honour_stays_only_when_it_ends_strictly_sooner(count_ply: int, fen_end: str) -> None:
+    """RULES.md 3.3 item 3: 126 replaces the pieces' limit when 126 - bhPly < limit - ply."""
+    fen = SOONER.replace("126 101", f"126 {count_ply}")
+    board = play(Board(fen, variant="cambodian", ouk_count_sooner=True), "e5f6")
+    assert board.fen() == "8/2K3k1/5S2/6S1/8/8/8/8 " + fen_end
+
+
 # --- Decision 10: Alquerque positions ------------------------------------------------------------
 
 
