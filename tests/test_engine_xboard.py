@@ -91,6 +91,27 @@ def test_errors_never_end_the_session() -> None:
     assert session.lines[-1] == "pong 3"
 
 
+@pytest.mark.parametrize(
+    ("level", "clock", "increment", "moves_to_go"),
+    [
+        ("40 5 0", 300.0, 0.0, 40),
+        ("0 0:30 0", 30.0, 0.0, None),
+        ("0 2:30 1.5", 150.0, 1.5, None),
+        ("0 2 3", 120.0, 3.0, None),
+    ],
+)
+def test_level_gives_the_search_its_clock(
+    level: str, clock: float, increment: float, moves_to_go: int | None
+) -> None:
+    """``level MPS BASE INC``: BASE in minutes or minutes:seconds, INC in seconds."""
+    session = new_session()
+    session.send("new", f"level {level}")
+    limit = session.engine._limit()
+    assert (limit.white_clock, limit.black_clock) == (clock, clock)
+    assert (limit.white_inc, limit.black_inc) == (increment, increment)
+    assert limit.moves_to_go == moves_to_go
+
+
 def test_undo_remove_and_quit_mid_search() -> None:
     session = new_session()
     session.send("new", "force", "e3e4", "d6d5", "remove")
