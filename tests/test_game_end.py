@@ -228,6 +228,16 @@ def test_sittuyin_counting(white: str, counting: str, fen_end: str) -> None:
     assert board.fen().endswith(fen_end)
 
 
+def test_taking_the_last_pawn_turns_boards_honour_into_pieces_honour() -> None:
+    """RULES.md 3.3 items 1-2: Black, king and pawn, is counted for board's honour with the pawn
+    on the board; when White takes the pawn, pieces' honour (two rooks, 7 moves) replaces it,
+    from the 4 pieces (pyffish: ``5k2/4R3/8/8/8/8/8/R2K4 b - 14 8 2``)."""
+    board = play(Board("4k3/4p3/8/8/8/8/3R4/R2K4 w - - 0 1", variant="cambodian"), "d2d7 e8f8")
+    assert board.fen().endswith(" w - 126 1 2")
+    board.push_uci("d7e7")
+    assert board.fen() == "5k2/4R3/8/8/8/8/8/R2K4 b - 14 8 2"
+
+
 # --- declared counting (RULES.md 2.6.4)
 
 COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
@@ -590,6 +600,16 @@ def test_doubled_pawns_are_not_a_connected_pair() -> None:
 
 
 # --- Sittuyin (RULES.md 5.5-5.6)
+
+
+@pytest.mark.parametrize("counting", ["seed", "seed_literal", "asean"])
+def test_two_bare_kings_start_no_sittuyin_count(counting: str) -> None:
+    """RULES.md 5.6: every Sittuyin count is for a lone king against more; when a capture
+    leaves two bare kings none starts."""
+    board = Board("8/8/8/8/8/8/kR6/4K3[] b - - 0 1", variant="sittuyin", sittuyin_counting=counting)
+    board.push_uci("a2b2")
+    assert board.counting_state() is None
+    assert board.fen() == "8/8/8/8/8/8/1k6/4K3[] w - - 0 2"
 
 
 @pytest.mark.parametrize(
