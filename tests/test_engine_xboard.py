@@ -112,6 +112,13 @@ def test_level_gives_the_search_its_clock(
     assert limit.moves_to_go == moves_to_go
 
 
+def test_time_and_otim_are_in_centiseconds() -> None:
+    session = new_session()
+    session.send("new", "level 0 5 0", "time 1234", "otim 567")
+    limit = session.engine._limit()  # White to move: the engine's clock is White's
+    assert (limit.white_clock, limit.black_clock) == (12.34, 5.67)
+
+
 def test_undo_remove_and_quit_mid_search() -> None:
     session = new_session()
     session.send("new", "force", "e3e4", "d6d5", "remove")
