@@ -8,8 +8,9 @@ seed and N pick the same mutants. Run after ``cosmic-ray init`` and ``skip_annot
 
     python mutation/sample.py SESSION.sqlite --per-module 100 [--seed 2026]
 
-Mutants already run keep their results; only pending mutants are skipped, with the reason
-"outside the sample".
+Mutants already run keep their results and count towards N; only pending mutants are skipped,
+with the reason "outside the sample". Run it again with a smaller N to shrink a sample that is
+under way (the mutants left are still a random sample).
 """
 
 from __future__ import annotations
@@ -36,15 +37,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--per-module must be at least 1, not {args.per_module}")
 
     with use_db(args.session) as db:
-        done = {job_id for job_id, _ in db.results}
+        results = dict(db.results)
         pending: dict[str, list[str]] = defaultdict(list)
+        run: dict[str, int] = defaultdict(int)
         for item in db.work_items:
-            if item.job_id not in done:
-                pending[Path(item.mutations[0].module_path).name].append(item.job_id)
+            module = Path(item.mutations[0].module_path).name
+            result = results.get(item.job_id)
+            if result is None:
+                pending[module].append(item.job_id)
+            elif result.worker_outcome is not WorkerOutcome.SKIPPED:
+                run[module] += 1
         rng = random.Random(args.seed)
         for module in sorted(pending):
             jobs = sorted(pending[module])
-            kept = set(rng.sample(jobs, min(args.per_module, len(jobs))))
+            wanted = max(0, min(args.per_module - run[module], len(jobs)))
+            kept = set(rng.sample(jobs, wanted))
             for job_id in jobs:
                 if job_id not in kept:
                     result = WorkResult(
@@ -54,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
                         worker_outcome=WorkerOutcome.SKIPPED,
                     )
                     db.set_result(job_id, result)
-            print(f"{module}: {len(kept)} of {len(jobs)} pending mutants kept")
+            print(f"{module}: {run[module]} run, {len(kept)} of {len(jobs)} pending mutants kept")
     return 0
 
 
