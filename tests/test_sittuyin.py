@@ -107,6 +107,46 @@ def test_promotion_may_not_uncover_a_check() -> None:
     assert {m.uci() for m in board.legal_moves if m.promotion} == {"d5d5f"}
 
 
+def test_promotion_may_not_uncover_a_check_along_a_rank() -> None:
+    """The rook on a5 would see the king on h5 once the pawn steps off d5: only in place."""
+    board = Board("8/8/8/R2P3k/8/8/P7/4K3[] w - - 0 1", variant="sittuyin")
+    assert {m.uci() for m in board.legal_moves if m.promotion} == {"d5d5f"}
+
+
+@pytest.mark.parametrize(
+    ("fen", "blocks"),
+    [
+        ("4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1", {"N@b1", "N@c1", "N@d1"}),
+        ("R3k3/8/8/8/8/8/8/4K3[n] b - - 0 1", {"N@b8", "N@c8", "N@d8"}),
+    ],
+)
+def test_a_drop_in_check_must_block(fen: str, blocks: set[str]) -> None:
+    """RULES.md 5.2: a setup drop is a move; in check only a drop between king and rook."""
+    board = Board(fen, variant="sittuyin")
+    assert board.is_check()
+    assert {m.uci() for m in board.legal_moves} == blocks
+
+
+def test_a_drop_in_double_check_is_impossible() -> None:
+    board = Board("4k3/8/8/8/8/8/8/r3K2r[N] w - - 0 1", variant="sittuyin")
+    assert not any(board.legal_moves)
+    assert board.is_checkmate()
+
+
+@pytest.mark.parametrize(
+    ("fen", "taken"),
+    [
+        ("4k3/8/8/8/8/8/8/r2nK3[N] w - - 0 1", "N@d1"),
+        ("R2Nk3/8/8/8/8/8/8/4K3[n] b - - 0 1", "N@d8"),
+    ],
+)
+def test_a_rook_screened_by_its_own_knight_gives_no_check_to_drops(fen: str, taken: str) -> None:
+    """Every empty square of the camp takes a drop (21 here); the knight's square does not."""
+    board = Board(fen, variant="sittuyin")
+    drops = {m.uci() for m in board.legal_moves}
+    assert not board.is_check() and len(drops) == 21 and taken not in drops
+
+
 def test_only_pawns_on_promotion_squares_and_only_without_a_sitke() -> None:
     board = Board("4k3/8/8/3P4/8/1P6/8/4K3[] w - - 0 1", variant="sittuyin")
     promoting = {m.uci()[:2] for m in board.legal_moves if m.promotion}
