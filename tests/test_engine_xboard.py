@@ -117,6 +117,16 @@ def test_time_and_otim_are_in_centiseconds() -> None:
     session.send("new", "level 0 5 0", "time 1234", "otim 567")
     limit = session.engine._limit()  # White to move: the engine's clock is White's
     assert (limit.white_clock, limit.black_clock) == (12.34, 5.67)
+    # a clock run past zero (an interface may send it) and the largest clock are read too
+    session.send("time -250", "otim -100000000000")
+    limit = session.engine._limit()
+    assert (limit.white_clock, limit.black_clock) == (-2.5, -1e9)
+    session.send("time 100000000000", "otim 100000000000")
+    limit = session.engine._limit()
+    assert (limit.white_clock, limit.black_clock) == (1e9, 1e9)
+    session.send("time 100000000001")
+    assert session.lines[-1].startswith("Error (")
+    assert session.engine._limit().white_clock == 1e9  # a clock out of range changes nothing
 
 
 def test_undo_remove_and_quit_mid_search() -> None:
