@@ -385,3 +385,32 @@ def test_alquerque_has_no_draw_to_claim_all_its_ends_are_automatic() -> None:
         assert board.outcome(claim_draw=True) == board.outcome()
         board.push(rng.choice(list(board.legal_moves)))
     assert board.can_claim_draw() is False
+
+
+def test_jumping_a_taken_piece_again_is_explained_as_skipping_an_empty_point() -> None:
+    """A chain may not jump the same piece twice: it is taken, so its point counts as empty."""
+    for fen, chain, point in [
+        ("5/5/2p2/2P2/5 w - 0 1", "c2c4c2", "c3"),
+        ("5/5/5/2p2/2P2 w - 0 1", "c1c3c1", "c2"),
+        ("5/5/5/1p3/P4 w - 0 1", "a1c3a1", "b2"),
+    ]:
+        with pytest.raises(IllegalMoveError, match=f"skips the empty point {point}"):
+            Board(fen).push_uci(chain)
+
+
+@pytest.mark.parametrize("variant", ["alquerque", "alquerque-bell"])
+def test_perft_at_depth_zero_counts_the_position_itself(variant: str) -> None:
+    board = Board(variant=variant)
+    assert board.perft(0) == 1
+    assert board.perft(1) == len(list(board.legal_moves))
+
+
+def test_the_kernel_history_copies_the_game_and_leaves_the_room_asked_for() -> None:
+    """The engine searches on this copy: every row of the game, then ``room`` free rows."""
+    board = Board()
+    for _ in range(3):
+        board.push(next(iter(board.legal_moves)))
+    stack, ply = board.kernel_history(room=7)
+    assert ply == 3 and stack.shape[0] == 3 + 1 + 7
+    assert (stack[: ply + 1] == board._stack[: ply + 1]).all()
+    assert not stack[ply + 1 :].any()
