@@ -414,3 +414,11 @@ def test_the_kernel_history_copies_the_game_and_leaves_the_room_asked_for() -> N
     assert ply == 3 and stack.shape[0] == 3 + 1 + 7
     assert (stack[: ply + 1] == board._stack[: ply + 1]).all()
     assert not stack[ply + 1 :].any()
+
+
+def test_a_capture_that_breaks_a_movement_rule_is_not_told_to_go_on() -> None:
+    """a1xa3 would land on Black's own man; the legal a1xc1 does not start with it."""
+    board = Board("5/5/p4/P4/kP3 b - 0 1")
+    assert [m.uci() for m in board.legal_moves] == ["a1c1"]
+    with pytest.raises(IllegalMoveError, match="breaks a movement rule"):
+        board.push_uci("a1a3")

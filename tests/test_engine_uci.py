@@ -137,6 +137,17 @@ def test_go_perft_multipv_and_clock() -> None:
     assert times and max(times) < 1000  # a share of the second on the clock, never all of it
 
 
+def test_go_reads_clocks_in_milliseconds_up_to_a_trillion() -> None:
+    """A clock run past zero and the largest one are read; one beyond is refused."""
+    engine = new_session().engine
+    limit = engine._limit(["wtime", "-1000000000000", "btime", "1000000000000", "winc", "1500"])
+    assert (limit.white_clock, limit.black_clock) == (-1e9, 1e9)
+    assert (limit.white_inc, limit.black_inc) == (1.5, 0.0)
+    for text in ("wtime 1000000000001", "btime -1000000000001"):
+        with pytest.raises(ValueError, match="outside"):
+            engine._limit(text.split())
+
+
 @pytest.mark.parametrize("options", [("Skill Level", "1"), ("UCI_LimitStrength", "true")])
 def test_weaker_levels_still_play_legal_moves(options: tuple[str, str]) -> None:
     session = new_session()
