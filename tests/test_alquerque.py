@@ -422,3 +422,10 @@ def test_a_capture_that_breaks_a_movement_rule_is_not_told_to_go_on() -> None:
     assert [m.uci() for m in board.legal_moves] == ["a1c1"]
     with pytest.raises(IllegalMoveError, match="breaks a movement rule"):
         board.push_uci("a1a3")
+
+
+def test_a_chain_is_explained_at_the_jump_that_breaks_it() -> None:
+    """e5xe3 takes Black's man on e4 (the highest point Black holds); the second jump, to c1,
+    would pass the empty d2: the explanation names that point, not the first jump."""
+    with pytest.raises(IllegalMoveError, match="skips the empty point d2"):
+        Board("1P2P/4p/2k2/5/5 w - 0 1").push_uci("e5e3c1")

@@ -414,3 +414,15 @@ def test_complaints_are_printable_and_short() -> None:
     assert clipped("bad \x00\udcff\x1b[2J") == "bad \\x00\\udcff\\x1b[2J"
     assert len(clipped("\x00" * 10_000)) <= MAX_COMPLAINT + 40
     assert clipped("ok") == "ok"
+
+
+def test_a_complaint_is_cut_to_its_limit_and_says_how_long_it_was() -> None:
+    from kradan.engine.protocol.session import MAX_COMPLAINT, clipped
+
+    assert clipped("x" * MAX_COMPLAINT) == "x" * MAX_COMPLAINT
+    longer = "x" * (MAX_COMPLAINT + 1)
+    assert clipped(longer) == "x" * MAX_COMPLAINT + f"... ({MAX_COMPLAINT + 1} characters)"
+    # escapes lengthen the text: the cut applies to what is shown
+    assert clipped("\x00" * MAX_COMPLAINT) == "\\x00" * (MAX_COMPLAINT // 4) + (
+        f"... ({MAX_COMPLAINT} characters)"
+    )
