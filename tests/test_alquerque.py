@@ -429,3 +429,35 @@ def test_a_chain_is_explained_at_the_jump_that_breaks_it() -> None:
     would pass the empty d2: the explanation names that point, not the first jump."""
     with pytest.raises(IllegalMoveError, match="skips the empty point d2"):
         Board("1P2P/4p/2k2/5/5 w - 0 1").push_uci("e5e3c1")
+
+
+def test_the_move_number_starts_at_one_and_rises_after_blacks_move() -> None:
+    board = Board()
+    numbers = [board.fullmove_number]
+    for _ in range(4):
+        board.push(next(iter(board.legal_moves)))
+        numbers.append(board.fullmove_number)
+    assert numbers == [1, 1, 2, 2, 3]
+
+
+def _game_of(plies: int) -> Board:
+    """A random legal game exactly ``plies`` long (the first seed whose game lasts)."""
+    for seed in range(1000):
+        rng, board = random.Random(seed), Board()
+        while board.outcome() is None and len(board.move_stack) < plies:
+            board.push(rng.choice(list(board.legal_moves)))
+        if len(board.move_stack) == plies:
+            return board
+    raise AssertionError(f"no random game of {plies} plies")
+
+
+def test_perft_grows_the_stack_when_the_game_has_filled_it() -> None:
+    """63 plies in, the first stack (80 rows, 16 kept free) has no room for a perft that
+    makes its moves: perft grows it, and counts what pushing and popping counts."""
+    board = _game_of(63)
+    expected = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        expected += len(list(board.legal_moves)) if board.outcome() is None else 0
+        board.pop()
+    assert board.perft(2, bulk=False) == expected == board.perft(2)
