@@ -118,6 +118,15 @@ def test_huff_removes_the_piece_that_could_have_captured() -> None:
     assert board.text().split()[3] == "2"  # a huff is not a capture
 
 
+def test_a_move_without_the_due_huff_is_explained_with_an_example() -> None:
+    two = "5/5/3p1/1pp2/P1P1P w - 0 1"  # a1 and c1 could both capture
+    board = Board(two, variant="alquerque", capture_rule="huff")
+    board.push_uci("e1e2")
+    with pytest.raises(IllegalMoveError) as error:
+        board.push_uci("d3d2")
+    assert str(error.value).endswith("first huff one of the liable pieces (a1, c1), e.g. 'ha1,...'")
+
+
 def test_huff_opponent_chooses_or_all() -> None:
     two = "5/5/3p1/1pp2/P1P1P w - 0 1"  # a1 and c1 could both capture
     one = Board(two, variant="alquerque", capture_rule="huff")
@@ -461,3 +470,16 @@ def test_perft_grows_the_stack_when_the_game_has_filled_it() -> None:
         expected += len(list(board.legal_moves)) if board.outcome() is None else 0
         board.pop()
     assert board.perft(2, bulk=False) == expected == board.perft(2)
+
+
+def test_a_repetition_under_start_point_no_return_ignores_the_points_passed() -> None:
+    """With only the start point barred, two positions are the same whatever points the
+    pieces passed on the way: White's man is back on d3 and Black's on b5 after six plies as
+    after two, so the third time (ply 10) ends the game."""
+    board = Board("p4/5/2P2/5/5 w - 0 1", variant="alquerque-bell", no_return="start_point")
+    moves = ["c3d3", "a5b5", "d3e3", "b5c5", "e3d3", "c5b5", "d3e3", "b5c5", "e3d3", "c5b5"]
+    for ply, move in enumerate(moves, 1):
+        board.push_uci(move)
+        assert board.is_repetition(2) == (ply >= 6), ply
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.REPETITION
