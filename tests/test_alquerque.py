@@ -483,3 +483,19 @@ def test_a_repetition_under_start_point_no_return_ignores_the_points_passed() ->
         assert board.is_repetition(2) == (ply >= 6), ply
     outcome = board.outcome()
     assert outcome is not None and outcome.termination is Termination.REPETITION
+
+
+def test_piece_at_tells_kings_from_men() -> None:
+    from kradan.pieces import KING, PAWN, Piece
+
+    board = Board("5/5/5/p1k2/1PK2 w - 0 1", variant="alquerque", alquerque_kings=True)
+    assert board.piece_at(1) == Piece(PAWN, WHITE)  # b1
+    assert board.piece_at(2) == Piece(KING, WHITE)  # c1
+    assert board.piece_at(5) == Piece(PAWN, BLACK)  # a2
+    assert board.piece_at(7) == Piece(KING, BLACK)  # c2
+    assert board.piece_at(3) is None
+
+
+def test_outcome_takes_claim_draw_by_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        Board().outcome(True)  # type: ignore[misc]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from kradan import Board, Move
+from kradan.engine.levels import MAX_LEVEL
 from kradan.engine.protocol.uci import UciEngine
 
 from .protocol_session import EngineProcess
@@ -426,3 +427,22 @@ def test_a_complaint_is_cut_to_its_limit_and_says_how_long_it_was() -> None:
     assert clipped("\x00" * MAX_COMPLAINT) == "\\x00" * (MAX_COMPLAINT // 4) + (
         f"... ({MAX_COMPLAINT} characters)"
     )
+
+
+def test_limit_strength_and_elo_choose_the_level() -> None:
+    engine = new_session().engine
+    assert engine._level() == MAX_LEVEL  # full strength unless asked
+    engine.cmd_setoption(["name", "UCI_LimitStrength", "value", "true"])
+    engine.cmd_setoption(["name", "UCI_Elo", "value", "600"])
+    assert engine.options.limit_strength is True
+    assert engine._level() == 2  # 600 Elo: round(100 / 2300 * 19) + 1
+    engine.cmd_setoption(["name", "UCI_Elo", "value", "2800"])
+    assert engine._level() == MAX_LEVEL
+    engine.cmd_setoption(["name", "UCI_LimitStrength", "value", "false"])
+    engine.cmd_setoption(["name", "UCI_Elo", "value", "600"])
+    assert engine._level() == MAX_LEVEL
+
+
+def test_movetime_is_read_in_milliseconds() -> None:
+    engine = new_session().engine
+    assert engine._limit(["movetime", "1500"]).time == 1.5
