@@ -499,3 +499,9 @@ def test_piece_at_tells_kings_from_men() -> None:
 def test_outcome_takes_claim_draw_by_keyword_only() -> None:
     with pytest.raises(TypeError):
         Board().outcome(True)  # type: ignore[misc]
+
+
+def test_a_chain_stopped_early_is_told_to_go_on_after_any_order_of_captures() -> None:
+    """a5xc5 takes b5, c5xa3 takes b4 (a lower point): the chain may not stop there."""
+    with pytest.raises(IllegalMoveError, match="the chain must go on"):
+        Board("Pp3/pp3/5/5/5 w - 0 1", variant="alquerque-bell").push_uci("a5c5a3")

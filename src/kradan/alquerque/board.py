@@ -352,7 +352,7 @@ class Board:
                 )
             if (own >> over) & 1 and over != move.origin:
                 return f"the jump {point_name(pos)}x{point_name(landing)} goes over its own piece"
-            if not (opp >> over) & 1 or (taken >> over) & 1:
+            if not (opp >> over) & 1:  # a taken enemy was answered above
                 return f"the jump {point_name(pos)}x{point_name(landing)} goes over no enemy piece"
             taken |= 1 << over
             pos = landing
