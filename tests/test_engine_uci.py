@@ -446,3 +446,11 @@ def test_limit_strength_and_elo_choose_the_level() -> None:
 def test_movetime_is_read_in_milliseconds() -> None:
     engine = new_session().engine
     assert engine._limit(["movetime", "1500"]).time == 1.5
+
+
+def test_threads_takes_one_and_refuses_more() -> None:
+    session = new_session()
+    session.send("setoption name Threads value 1")
+    assert session.lines == []
+    session.send("setoption name Threads value 2")
+    assert session.lines[-1].startswith("info string ")

@@ -129,6 +129,22 @@ def test_time_and_otim_are_in_centiseconds() -> None:
     assert session.engine._limit().white_clock == 1e9  # a clock out of range changes nothing
 
 
+def test_moves_to_go_counts_down_through_the_session() -> None:
+    session = new_session()
+    session.send("new", "force", "level 40 5 0", "e3e4", "d6d5", "c3c4", "c6c5")
+    assert session.engine._limit().moves_to_go == 38  # two moves each played of forty
+
+
+@pytest.mark.parametrize("command", ["st -1", "level 0 -5 0", "level 0 5 -1", "st inf"])
+def test_negative_or_endless_seconds_are_refused(command: str) -> None:
+    session = new_session()
+    session.send("new", "level 0 5 0")
+    before = session.engine._limit()
+    session.send(command)
+    assert session.lines[-1].startswith("Error ("), session.lines[-1]
+    assert session.engine._limit() == before
+
+
 def test_undo_remove_and_quit_mid_search() -> None:
     session = new_session()
     session.send("new", "force", "e3e4", "d6d5", "remove")
