@@ -22,7 +22,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from cosmic_ray.work_db import use_db
-from cosmic_ray.work_item import WorkerOutcome, WorkResult
+from cosmic_ray.work_item import WorkerOutcome
+from skipping import skipped
 
 OUTSIDE = "outside the sample (mutation/sample.py)"
 
@@ -54,13 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             kept = set(rng.sample(jobs, wanted))
             for job_id in jobs:
                 if job_id not in kept:
-                    result = WorkResult(
-                        output=OUTSIDE,
-                        test_outcome=None,
-                        diff=None,
-                        worker_outcome=WorkerOutcome.SKIPPED,
-                    )
-                    db.set_result(job_id, result)
+                    db.set_result(job_id, skipped(OUTSIDE))
             print(f"{module}: {run[module]} run, {len(kept)} of {len(jobs)} pending mutants kept")
     return 0
 

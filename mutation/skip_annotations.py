@@ -16,8 +16,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from cosmic_ray.work_db import use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+from cosmic_ray.work_item import WorkItem
+from skipping import skip_where
 
 Span = tuple[tuple[int, int], tuple[int, int]]
 
@@ -51,26 +51,14 @@ def inside_annotation(path: Path, start: tuple[int, int], end: tuple[int, int]) 
 
 
 def main(session: str) -> int:
-    skipped = 0
-    with use_db(session) as db:
-        done = {job_id: result for job_id, result in db.results}
-        for item in db.work_items:
-            result = done.get(item.job_id)
-            if result is not None and result.test_outcome is not TestOutcome.SURVIVED:
-                continue  # a mutant already killed (or skipped) keeps its result
-            if all(
-                inside_annotation(Path(m.module_path), tuple(m.start_pos), tuple(m.end_pos))
-                for m in item.mutations
-            ):
-                result = WorkResult(
-                    output="inside a type annotation, never evaluated: equivalent",
-                    test_outcome=None,
-                    diff=None,
-                    worker_outcome=WorkerOutcome.SKIPPED,
-                )
-                db.set_result(item.job_id, result)
-                skipped += 1
-    print(f"{skipped} mutants inside annotations marked skipped")
+    def annotated(item: WorkItem) -> bool:
+        return all(
+            inside_annotation(Path(m.module_path), tuple(m.start_pos), tuple(m.end_pos))
+            for m in item.mutations
+        )
+
+    count = skip_where(session, annotated, "inside a type annotation, never evaluated: equivalent")
+    print(f"{count} mutants inside annotations marked skipped")
     return 0
 
 

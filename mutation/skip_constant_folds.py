@@ -24,8 +24,8 @@ from pathlib import Path
 
 from cosmic_ray.mutating import mutate_code
 from cosmic_ray.plugins import get_operator
-from cosmic_ray.work_db import use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+from cosmic_ray.work_item import WorkItem
+from skipping import skip_where
 
 REASON = "folds to the same constant: equivalent (mutation/skip_constant_folds.py)"
 
@@ -108,30 +108,20 @@ def original(path: str) -> tuple[str, dict[str, int], str]:
     return source, constants, folded(source, constants)
 
 
+def folds_to_the_original(item: WorkItem) -> bool:
+    """Whether the mutant's folded syntax tree is the original's."""
+    if len(item.mutations) != 1:
+        return False
+    mutation = item.mutations[0]
+    source, constants, before = original(str(mutation.module_path))
+    op = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
+    mutant = mutate_code(source, op, mutation.occurrence)
+    return mutant is not None and folded(mutant, constants) == before
+
+
 def main(session: str) -> int:
-    skipped = 0
-    with use_db(session) as db:
-        done = {job_id: result for job_id, result in db.results}
-        for item in db.work_items:
-            result = done.get(item.job_id)
-            if result is not None and result.test_outcome is not TestOutcome.SURVIVED:
-                continue  # killed, skipped for another reason, or outside a sample
-            if len(item.mutations) != 1:
-                continue
-            mutation = item.mutations[0]
-            source, constants, before = original(str(mutation.module_path))
-            op = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
-            mutant = mutate_code(source, op, mutation.occurrence)
-            if mutant is not None and folded(mutant, constants) == before:
-                empty = WorkResult(
-                    output=REASON,
-                    test_outcome=None,
-                    diff=None,
-                    worker_outcome=WorkerOutcome.SKIPPED,
-                )
-                db.set_result(item.job_id, empty)
-                skipped += 1
-    print(f"{skipped} mutants that fold to the same constants marked skipped")
+    count = skip_where(session, folds_to_the_original, REASON)
+    print(f"{count} mutants that fold to the same constants marked skipped")
     return 0
 
 
