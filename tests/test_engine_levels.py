@@ -67,6 +67,7 @@ def test_a_weak_level_plays_only_moves_within_its_margin() -> None:
     lines = [_line(*BEST), _line(*CLOSE), edge, beyond, _line(*POOR)]
     assert set(_choices(MAX_LEVEL - 1, lines)) == {"e3e4", "d3d4", "c3c4"}
     assert set(_choices(1, lines)) == {"e3e4", "d3d4", "c3c4", "b3b4", "a3a4"}
+    assert set(_choices(1, lines[:2])) == {"e3e4", "d3d4"}  # two lines are a choice too
 
 
 def test_a_weak_level_still_prefers_better_moves() -> None:
