@@ -137,3 +137,38 @@ def test_kradan_play_shows_the_engines_declaration() -> None:
     assert "kradan declares a count: board's honour: Black counts" in text
     state = session.board.counting_state()
     assert state is not None and state.declared and not state.counting_side
+
+
+def test_a_side_ahead_makes_no_declaration_and_the_board_is_unchanged() -> None:
+    ahead = Board(BEHIND.replace(" b ", " w "), counting="declared")
+    assert apply_count_decision(ahead) is None
+    assert ahead.counting_state() is None and ahead.fen() == BEHIND.replace(" b ", " w ")
+
+
+RESTART = {"counting": "declared", "pieces_count_optional": True, "allow_voluntary_restart": True}
+
+
+def test_the_lone_king_restarts_only_to_shorten_its_count() -> None:
+    """Declared at once, the count leaves White 3 moves (8 - 5); two plies later a restart would
+    give 3 again, more than the 2 left: the lone king keeps its count."""
+    board = Board("8/8/4k3/8/8/8/8/R2K1N1R b - - 0 40", **RESTART)
+    assert apply_count_decision(board) == "declare"
+    board.push_uci("e6e5")
+    board.push_uci("a1a2")
+    state = board.counting_state()
+    assert state is not None and state.moves_left == 2
+    assert count_decision(board) is None
+
+
+def test_a_lone_king_left_with_the_long_count_restarts_it_short() -> None:
+    """Black counts board's honour (64); losing its rook it is a lone king whose count still
+    runs to 64, and pieces' honour (a rook: 16 - 3 = 13 moves) is shorter: it restarts."""
+    board = Board("8/8/4k3/8/8/6K1/r7/R6R b - - 0 40", **RESTART)
+    assert apply_count_decision(board) == "declare"
+    board.push_uci("a2a1")
+    board.push_uci("h1a1")
+    state = board.counting_state()
+    assert state is not None and state.moves_left == 63
+    assert apply_count_decision(board) == "declare"
+    state = board.counting_state()
+    assert state is not None and state.honour == "pieces' honour" and state.moves_left == 13

@@ -129,6 +129,14 @@ def test_time_and_otim_are_in_centiseconds() -> None:
     assert session.engine._limit().white_clock == 1e9  # a clock out of range changes nothing
 
 
+def test_level_takes_up_to_a_million_moves_per_session() -> None:
+    session = new_session()
+    session.send("new", "level 1000000 5 0")
+    assert session.engine._limit().moves_to_go == 1000000
+    session.send("level 1000001 5 0")
+    assert session.lines[-1].startswith("Error (")
+
+
 def test_moves_to_go_counts_down_through_the_session() -> None:
     session = new_session()
     session.send("new", "force", "level 40 5 0", "e3e4", "d6d5", "c3c4", "c6c5")
