@@ -3,6 +3,7 @@ level chooses among the lines the search found."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -87,3 +88,39 @@ def test_without_a_line_the_first_legal_move_or_none() -> None:
     mated = Board("k1R5/8/1K6/8/8/8/8/8 b - - 0 1")
     assert not any(mated.legal_moves)
     assert pick_move(mated, [], 1, random.Random(1)) is None
+
+
+class _Recorder(random.Random):
+    """A random source that remembers the weights it was asked to choose with."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.weights: list[float] = []
+
+    def choices(self, population, weights=None, **kwargs):  # type: ignore[no-untyped-def, override]
+        self.weights = list(weights or [])
+        return super().choices(population, weights, **kwargs)
+
+
+@pytest.mark.parametrize("level", [1, 10, 19])
+def test_a_move_is_weighted_by_its_loss_over_the_levels_temperature(level: int) -> None:
+    """Weakness is 20 - level; the margin 15 centipawns and the temperature 1 + 10 a step of
+    weakness; a move's weight is exp(-loss / temperature)."""
+    weakness = MAX_LEVEL - level
+    losses = [0, 10, 15, 100]
+    lines = [
+        _line(uci, -loss)
+        for uci, loss in zip(["e3e4", "d3d4", "c3c4", "a3a4"], losses, strict=True)
+    ]
+    recorder = _Recorder()
+    pick_move(Board(), lines, level, recorder)
+    kept = [loss for loss in losses if loss <= 15 * weakness]
+    temperature = 1 + 10 * weakness
+    assert recorder.weights == pytest.approx([math.exp(-loss / temperature) for loss in kept])
+
+
+def test_there_are_twenty_levels_and_any_above_plays_at_full_strength() -> None:
+    assert MAX_LEVEL == 20
+    assert (level_limit(20, Limit()).depth, level_limit(20, Limit()).nodes) == (10, 400 * 2**20)
+    lines = [_line(*BEST), _line(*CLOSE)]
+    assert set(_choices(25, lines, 20)) == {"e3e4"}
