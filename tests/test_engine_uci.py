@@ -454,3 +454,13 @@ def test_threads_takes_one_and_refuses_more() -> None:
     assert session.lines == []
     session.send("setoption name Threads value 2")
     assert session.lines[-1].startswith("info string ")
+
+
+def test_the_default_tables_are_described_with_their_directory() -> None:
+    from kradan.egtb.tables import default_directory
+
+    session = new_session()
+    session.send("setoption name EgtbPath value <default>")
+    said = session.lines[-1]
+    assert said.startswith("info string endgame tables: ") and "files in" in said
+    assert repr(str(default_directory())) in said

@@ -10,6 +10,7 @@ import pytest
 
 from kradan import Board, Move
 from kradan.engine.protocol.xboard import XBoardEngine
+from kradan.engine.types import Limit, Score, SearchInfo
 from kradan.games import game_names, new_board
 
 from .protocol_session import EngineProcess
@@ -379,3 +380,50 @@ def _after(moves: str) -> Board:
     for uci in moves.split():
         board.push_uci(uci)
     return board
+
+
+class _ScriptedSearch:
+    """Stands in for the searchers: yields the given iterations, whatever the position."""
+
+    def __init__(self, infos: list[SearchInfo[Move]]) -> None:
+        self.infos = infos
+
+    def for_board(self, board: object) -> _ScriptedSearch:
+        return self
+
+    def search(
+        self, board: object, limit: Limit, armed: bool = False
+    ) -> Iterator[SearchInfo[Move]]:
+        yield from self.infos
+
+
+def _scripted(infos: list[SearchInfo[Move]]) -> ProtocolSession:
+    session = new_session()
+    session.send("new", "force")
+    session.engine.searchers = _ScriptedSearch(infos)  # type: ignore[assignment]
+    session.engine._move_wanted = True
+    return session
+
+
+def test_post_shows_each_iteration_with_its_time_in_centiseconds() -> None:
+    line = SearchInfo(
+        depth=3,
+        seldepth=5,
+        score=Score(cp=42),
+        pv=[Move.from_uci("e3e4")],
+        nodes=900,
+        seconds=1.234,
+    )
+    session = _scripted([line])
+    session.engine.post = True
+    session.engine.think(Board(), Limit(depth=3))
+    assert session.lines[-2:] == ["3 42 123 900 e3e4", "move e3e4"]
+
+
+def test_a_search_stopped_before_any_line_still_moves() -> None:
+    """Stopped before its first iteration ends, the search has no line: the engine plays the
+    first legal move rather than none."""
+    session = _scripted([])
+    board = Board()
+    session.engine.think(board, Limit(depth=3))
+    assert session.lines[-1] == f"move {next(iter(board.legal_moves)).uci()}"
