@@ -464,3 +464,20 @@ def test_the_default_tables_are_described_with_their_directory() -> None:
     said = session.lines[-1]
     assert said.startswith("info string endgame tables: ") and "files in" in said
     assert repr(str(default_directory())) in said
+
+
+def test_bad_go_and_position_commands_name_what_is_wrong() -> None:
+    session = new_session()
+    session.send("go " + "depth 1 " * 200 + "depth")  # 401 words: the last has no number
+    assert (
+        session.lines[-1].startswith("info string ")
+        and "go depth needs a number" in session.lines[-1]
+    )
+    session.send("position foo bar")
+    assert session.lines[-1].startswith("info string ") and "not 'foo'" in session.lines[-1]
+
+
+def test_perft_at_depth_zero_counts_the_position() -> None:
+    session = new_session()
+    session.send("go perft 0")
+    assert session.lines[-1] == "Nodes searched: 1"

@@ -64,7 +64,9 @@ def pieces_honour_moves(bbs: np.ndarray, strong: int, khon_first: bool) -> int:
 @jit
 def counting_limit_moves(bbs: np.ndarray, info: np.ndarray, counted: int) -> int:
     """The limit in moves if ``counted`` were counted for now; 0 when it cannot be."""
-    rule = info[V_COUNTING]  # COUNTING_NONE matches no branch below: 0
+    rule = info[V_COUNTING]
+    if rule == COUNTING_NONE:
+        return 0
     khon_first = (info[V_COUNT_FLAGS] & COUNT_KHON_FIRST) != 0
     other = 1 - counted
     counted_nb = popcount(bbs[BB_COLOR + counted])

@@ -82,7 +82,8 @@ class UciEngine(EngineSession):
         self.complain(f"unknown command {text!r}")
 
     def failed(self, text: str, error: Exception) -> None:
-        self.complain(f"error in {text!r}: {error}")
+        # the reason first: a long command is cut at the end of the line, the reason is not
+        self.complain(f"error ({error}) in {text!r}")
 
     def handler(self, command: str) -> Callable[[str], Any] | None:
         """UCI's commands take the words after the command's name."""
