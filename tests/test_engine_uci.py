@@ -481,3 +481,20 @@ def test_perft_at_depth_zero_counts_the_position() -> None:
     session = new_session()
     session.send("go perft 0")
     assert session.lines[-1] == "Nodes searched: 1"
+
+
+def _depth_nodes(*options: str) -> int:
+    session = new_session()
+    session.send(*options, "position startpos", "go depth 3")
+    session.wait_for("bestmove")
+    return int(session.wait_for("info depth 3").split(" nodes ")[1].split()[0])
+
+
+def test_full_strength_searches_one_line_and_a_weak_level_four() -> None:
+    """A weak level chooses among the four best lines, so it searches four; full strength
+    searches only the lines MultiPV asks for (more lines cost more nodes)."""
+    one = _depth_nodes()
+    assert _depth_nodes("setoption name MultiPV value 4") > one
+    assert _depth_nodes("setoption name Skill Level value 19") == _depth_nodes(
+        "setoption name MultiPV value 4", "setoption name Skill Level value 19"
+    )

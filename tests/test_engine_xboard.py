@@ -427,3 +427,15 @@ def test_a_search_stopped_before_any_line_still_moves() -> None:
     board = Board()
     session.engine.think(board, Limit(depth=3))
     assert session.lines[-1] == f"move {next(iter(board.legal_moves)).uci()}"
+
+
+def test_no_move_is_made_in_a_position_drawn_by_a_claim() -> None:
+    """The start position a third time (knights out and back twice): the game is drawn on a
+    claim, so go makes no move."""
+    session = new_session()
+    session.send(
+        "new", "force", "sd 1", *["b1d2", "b8d7", "d2b1", "d7b8", "b1d2", "b8d7", "d2b1", "d7b8"]
+    )
+    session.send("go", "ping 1")
+    assert session.lines[-1] == "pong 1"
+    assert not any(line.startswith("move ") for line in session.lines)
