@@ -141,6 +141,18 @@ def test_node_budgets_stray_a_little_per_opening_and_repeat_run_to_run() -> None
     assert {t.nodes for t in tasks("kradan", "random", "makruk", 4, TimeControl(5))} == {0}
 
 
+def test_skipping_openings_goes_on_where_a_shorter_match_stopped() -> None:
+    """``--skip-openings 5``: the games are the 11th onwards of the longer match, with their
+    openings, colours, rounds, seeds and node budgets, so a second run plays new games."""
+    whole = tasks("kradan", "random", "makruk", 16, TimeControl(5), nodes=10_000)
+    rest = tasks("kradan", "random", "makruk", 6, TimeControl(5), nodes=10_000, skip_openings=5)
+    assert rest == whole[10:]
+    assert [task.round for task in rest] == list(range(11, 17))
+    assert rest[0].opening != whole[0].opening
+    with pytest.raises(UsageError, match="must not be negative"):
+        tasks("kradan", "random", "makruk", 2, TimeControl(5), skip_openings=-1)
+
+
 @pytest.mark.parametrize(
     ("first", "second", "message"),
     [

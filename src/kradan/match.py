@@ -433,7 +433,7 @@ NODE_SPREAD = 0.1
 def tasks(
     first: str, second: str, variant: str, games: int, control: TimeControl,
     max_plies: int = 400, openings: list[Opening] | None = None, nodes: int = 0,
-    resign: ResignRule | None = None, draw: DrawRule | None = None,
+    resign: ResignRule | None = None, draw: DrawRule | None = None, skip_openings: int = 0,
 ) -> list[GameTask]:  # fmt: skip
     """The games of a match: each opening twice, with colours swapped (``openings`` in turn,
     or kradan's own short ones). A player's own time control (``kradan:tc=10+0.1``, see
@@ -441,7 +441,9 @@ def tasks(
     gets a node budget instead of a clock: within :data:`NODE_SPREAD` of ``nodes``, drawn for
     each opening (both colours alike), so the games repeat exactly when the match is run again.
     ``resign`` and ``draw`` end a game early when both players' scores agree
-    (:mod:`kradan.adjudication`).
+    (:mod:`kradan.adjudication`). ``skip_openings`` starts that many openings (twice as many
+    games) into the schedule, with the rounds, seeds and budgets those games would have had:
+    a second run goes on where the first stopped instead of replaying its games.
 
     :raises UsageError: for a player's ``tc=`` that is not a time control, and for ``nodes``
     with a ``tc=`` or an XBoard player (XBoard has no node limit).
@@ -450,15 +452,19 @@ def tasks(
     second, second_control = split_player_time(second)
     if nodes < 0:
         raise UsageError(f"--nodes {nodes} must be positive")
+    if skip_openings < 0:
+        raise UsageError(f"--skip-openings {skip_openings} must not be negative")
     if nodes and (first_control or second_control):
         raise UsageError("--nodes replaces the clocks: a player's tc= cannot go with it")
     for spec in (first, second):
         if nodes and spec.strip().lower().startswith("xboard:"):
             raise UsageError(f"--nodes: {spec!r} is an XBoard engine, which has no node limit")
+    first_index = 2 * skip_openings
     if openings is None:
-        openings = [(None, moves) for moves in default_openings(variant, (games + 1) // 2)]
+        count = (first_index + games + 1) // 2
+        openings = [(None, moves) for moves in default_openings(variant, count)]
     out = []
-    for index in range(games):
+    for index in range(first_index, first_index + games):
         start, moves = openings[(index // 2) % len(openings)]
         budget = 0
         if nodes:

@@ -53,6 +53,11 @@ def add_parser(commands: Any) -> None:
         "clock: games that other work on the machine cannot disturb, for testing a change that "
         "leaves the engine's speed alone; kradan and UCI players",
     )  # fmt: skip
+    parser.add_argument(
+        "--skip-openings", type=int, default=0, metavar="N",
+        help="start N openings (2N games) into the schedule, as that far into a longer match: "
+        "a second run goes on where the first stopped (with --nodes the games would repeat)",
+    )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this")
     parser.add_argument(
         "--resign", metavar="MOVES,CP",
@@ -102,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     resign = ResignRule.parse(args.resign) if args.resign else None
     draw = DrawRule.parse(args.draw) if args.draw else None
     games = tasks(args.first, args.second, variant, args.games, control, args.max_plies, openings,
-                  args.nodes, resign, draw)  # fmt: skip
+                  args.nodes, resign, draw, args.skip_openings)  # fmt: skip
     sprt = Sprt(SprtBounds.parse(args.sprt)) if args.sprt else None
     executor, concurrency = executor_from_args(args)
     if executor is None or isinstance(executor, LocalExecutor):
