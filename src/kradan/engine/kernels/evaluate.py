@@ -1,8 +1,9 @@
 """Static evaluation for the chess family, compiled with numba.
 
 Material and piece-square tables, pawn advancement toward promotion, rooks on open files,
-mobility, king shelter, pieces in hand (Sittuyin's setup), each with its weight from a row of
-``engine/weights.py`` (one set per game, given at run time), and endgame knowledge: a lone king is
+mobility, king shelter, passed pawns, pawns that attack pieces, pieces in hand (Sittuyin's
+setup), each with a middlegame and an endgame weight from a row of ``engine/weights.py`` (one set
+per game, given at run time) blended by the pieces left, and endgame knowledge: a lone king is
 driven to the edge and the winning king brought near, and a side that cannot mate gets no credit
 for extra material. Scores are centipawns from the side to move's point of view.
 """
@@ -27,15 +28,26 @@ from ..._core.layout import (
     PIECE_TYPE_NB,
     ROOK,
 )
-from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
+from ..._core.tables import (
+    FERZ_ATTACKS,
+    FILE_MASKS,
+    KHON_ATTACKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+)
 from ..weights import (
     MIRROR,
+    P_ENDGAME,
     P_MATERIAL,
     P_MOBILITY,
     P_OPEN_FILE,
+    P_PASSED,
+    P_PAWN_THREAT,
     P_PST,
     P_SHELTER,
     P_TEMPO,
+    PHASE_MAX,
     TABLES,
 )
 
@@ -67,15 +79,39 @@ CORNER_DISTANCE = np.array(
 KING_ENDGAME_TABLE = len(TABLES) - 1
 
 
+def _passed_spans() -> np.ndarray:
+    """The squares ahead of a pawn of each colour on its file and the two beside it: no enemy
+    pawn there, and the pawn is passed."""
+    spans = np.zeros((2, 64), dtype=np.uint64)
+    for color in range(2):
+        for sq in range(64):
+            file, rank = sq & 7, sq >> 3
+            ahead = range(rank + 1, 8) if color == 0 else range(rank)
+            squares = [8 * r + f for r in ahead for f in (file - 1, file, file + 1) if 0 <= f < 8]
+            spans[color, sq] = np.uint64(sum(1 << s for s in squares))
+    return spans
+
+
+PASSED_SPANS = _passed_spans()
+#: the pieces of the start, pawns and kings aside, by their VALUES: the phase's full scale
+START_MATERIAL = 2 * (2 * 320 + 2 * 290 + 220 + 2 * 520)
+
+
 @jit
-def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool, w: np.ndarray) -> int:
-    """One side's share of the weighted sum: material (on the board and in hand),
-    piece-square tables, mobility, rooks on open files and king shelter."""
+def _side_score(
+    bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool, w: np.ndarray
+) -> tuple[int, int]:
+    """One side's share of the weighted sums, middlegame and endgame: material (on the board
+    and in hand), piece-square tables, mobility, rooks on open files, king shelter, passed
+    pawns and the pieces its pawns attack."""
     own = bbs[BB_COLOR + color]
-    occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
+    theirs = bbs[BB_COLOR + 1 - color]
+    occupied = own | theirs
     flip = 0 if color == 0 else 56
-    score = 0
+    early = 0
+    late = 0
     pawns = bbs[BB_TYPE + PAWN]
+    pawn_attacks = ZERO
     for ptype in range(PIECE_TYPE_NB):
         pieces = bbs[BB_TYPE + ptype] & own
         while pieces:
@@ -84,26 +120,46 @@ def _side_score(bbs: np.ndarray, info: np.ndarray, color: int, endgame: bool, w:
             square = MIRROR[sq ^ flip]
             if ptype == KING:
                 table = KING_ENDGAME_TABLE if endgame else KING
-                score += w[P_PST + 32 * table + square]
+                early += w[P_PST + 32 * table + square]
+                late += w[P_ENDGAME + P_PST + 32 * table + square]
                 continue
-            score += w[P_MATERIAL + ptype] + w[P_PST + 32 * ptype + square]
-            if ptype == KNIGHT:
-                score += w[P_MOBILITY] * popcount(KNIGHT_ATTACKS[sq] & ~own)
+            early += w[P_MATERIAL + ptype] + w[P_PST + 32 * ptype + square]
+            late += w[P_ENDGAME + P_MATERIAL + ptype] + w[P_ENDGAME + P_PST + 32 * ptype + square]
+            term = -1
+            count = 0
+            if ptype == PAWN:
+                pawn_attacks |= PAWN_ATTACKS[color, sq]
+                if PASSED_SPANS[color, sq] & pawns & theirs == ZERO:
+                    term = P_PASSED + ((sq ^ flip) >> 3)
+                    count = 1
+            elif ptype == KNIGHT:
+                term, count = P_MOBILITY, popcount(KNIGHT_ATTACKS[sq] & ~own)
             elif ptype == KHON:
-                score += w[P_MOBILITY + 1] * popcount(KHON_ATTACKS[color, sq] & ~own)
+                term, count = P_MOBILITY + 1, popcount(KHON_ATTACKS[color, sq] & ~own)
             elif ptype == MET:
-                score += w[P_MOBILITY + 2] * popcount(FERZ_ATTACKS[sq] & ~own)
+                term, count = P_MOBILITY + 2, popcount(FERZ_ATTACKS[sq] & ~own)
             elif ptype == ROOK:
-                score += w[P_MOBILITY + 3] * popcount(rook_attacks(sq, occupied) & ~own)
+                term, count = P_MOBILITY + 3, popcount(rook_attacks(sq, occupied) & ~own)
                 if (FILE_MASKS[sq & 7] & pawns) == ZERO:
-                    score += w[P_OPEN_FILE]
+                    early += w[P_OPEN_FILE]
+                    late += w[P_ENDGAME + P_OPEN_FILE]
+            if term >= 0:
+                early += w[term] * count
+                late += w[P_ENDGAME + term] * count
+    for ptype in range(KNIGHT, KING):  # the pieces a pawn attacks (THREATENED)
+        count = popcount(pawn_attacks & theirs & bbs[BB_TYPE + ptype])
+        early += w[P_PAWN_THREAT + ptype - KNIGHT] * count
+        late += w[P_ENDGAME + P_PAWN_THREAT + ptype - KNIGHT] * count
     for ptype in range(KING):
-        score += w[P_MATERIAL + ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
+        in_hand = info[I_HAND + color * PIECE_TYPE_NB + ptype]
+        early += w[P_MATERIAL + ptype] * in_hand
+        late += w[P_ENDGAME + P_MATERIAL + ptype] * in_hand
     king = bbs[BB_TYPE + KING] & own
     if king and not endgame:
-        shelter = popcount(KING_ATTACKS[lsb(king)] & own)
-        score += w[P_SHELTER] * min(shelter, 4)
-    return score
+        shelter = min(popcount(KING_ATTACKS[lsb(king)] & own), 4)
+        early += w[P_SHELTER] * shelter
+        late += w[P_ENDGAME + P_SHELTER] * shelter
+    return early, late
 
 
 @jit
@@ -113,6 +169,17 @@ def _non_pawn_material(bbs: np.ndarray, color: int) -> int:
     for ptype in (KNIGHT, KHON, MET, ROOK):
         total += VALUES[ptype] * popcount(bbs[BB_TYPE + ptype] & own)
     return total
+
+
+@jit
+def phase(bbs: np.ndarray, info: np.ndarray) -> int:
+    """How much of the start's material is left, pawns and kings aside, on the board or in
+    hand: ``PHASE_MAX`` at the start (or above it) .. 0 with none."""
+    total = _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1)
+    for color in range(2):
+        for ptype in (KNIGHT, KHON, MET, ROOK):
+            total += VALUES[ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
+    return min(total, START_MATERIAL) * PHASE_MAX // START_MATERIAL
 
 
 @jit
@@ -143,9 +210,11 @@ def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
     row of :mod:`kradan.engine.weights`)."""
     us = info[I_STM]
     endgame = is_endgame(bbs)
-    white = _side_score(bbs, info, 0, endgame, w)
-    black = _side_score(bbs, info, 1, endgame, w)
-    score = white - black
+    white_early, white_late = _side_score(bbs, info, 0, endgame, w)
+    black_early, black_late = _side_score(bbs, info, 1, endgame, w)
+    weight = phase(bbs, info)
+    early, late = white_early - black_early, white_late - black_late
+    score = (early * weight + late * (PHASE_MAX - weight)) // PHASE_MAX
     for color in range(2):
         sign = 1 if color == 0 else -1
         own = bbs[BB_COLOR + color]

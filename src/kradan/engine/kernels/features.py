@@ -2,10 +2,13 @@
 
 ``features(bbs, info, out)`` fills ``out`` (``N_PARAMS`` long) with White's counts minus
 Black's: how many of each piece, on which squares of the symmetric tables, how many squares
-each kind of piece reaches, rooks on open files, king shelter, and +1 or -1 for the tempo
-(White or Black to move). The weighted sum ``weights @ out`` is then the evaluation from
-White's side, as ``evaluate`` computes it before its endgame knowledge (a lone king driven to
-the edge, material that cannot mate): ``tests/test_tuning.py`` holds the two together.
+each kind of piece reaches, rooks on open files, king shelter, passed pawns by rank, pieces
+attacked by pawns, each split between the middlegame's weight and the endgame's in the
+proportion the evaluation blends them (the phase), and +1 or -1 for the tempo (White or Black
+to move). The weighted sum ``weights @ out`` is then the evaluation from White's side, as
+``evaluate`` computes it before its endgame knowledge (a lone king driven to the edge,
+material that cannot mate) and before it rounds the blend down to a whole centipawn:
+``tests/test_tuning.py`` holds the two together.
 """
 
 from __future__ import annotations
@@ -28,22 +31,43 @@ from ..._core.layout import (
     PIECE_TYPE_NB,
     ROOK,
 )
-from ..._core.tables import FERZ_ATTACKS, FILE_MASKS, KHON_ATTACKS, KING_ATTACKS, KNIGHT_ATTACKS
-from ..weights import MIRROR, P_MATERIAL, P_MOBILITY, P_OPEN_FILE, P_PST, P_SHELTER, P_TEMPO
-from .evaluate import KING_ENDGAME_TABLE, is_endgame
+from ..._core.tables import (
+    FERZ_ATTACKS,
+    FILE_MASKS,
+    KHON_ATTACKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+)
+from ..weights import (
+    MIRROR,
+    P_ENDGAME,
+    P_MATERIAL,
+    P_MOBILITY,
+    P_OPEN_FILE,
+    P_PASSED,
+    P_PAWN_THREAT,
+    P_PST,
+    P_SHELTER,
+    P_TEMPO,
+    PHASE_MAX,
+)
+from .evaluate import KING_ENDGAME_TABLE, PASSED_SPANS, is_endgame, phase
 
 
 @numba.njit(cache=True)
 def features(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` with White's counts minus Black's (see the module's text)."""
-    out[:] = 0.0
+    counts = np.zeros(P_ENDGAME)  # one phase's counts; split between the phases at the end
     occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
     pawns = bbs[BB_TYPE + PAWN]
     endgame = is_endgame(bbs)
     for color in range(2):
         sign = 1.0 if color == 0 else -1.0
         own = bbs[BB_COLOR + color]
+        theirs = bbs[BB_COLOR + 1 - color]
         flip = 0 if color == 0 else 56
+        pawn_attacks = ZERO
         for ptype in range(PIECE_TYPE_NB):
             pieces = bbs[BB_TYPE + ptype] & own
             while pieces:
@@ -52,23 +76,33 @@ def features(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
                 square = MIRROR[sq ^ flip]
                 if ptype == KING:
                     table = KING_ENDGAME_TABLE if endgame else KING
-                    out[P_PST + 32 * table + square] += sign
+                    counts[P_PST + 32 * table + square] += sign
                     continue
-                out[P_MATERIAL + ptype] += sign
-                out[P_PST + 32 * ptype + square] += sign
-                if ptype == KNIGHT:
-                    out[P_MOBILITY] += sign * popcount(KNIGHT_ATTACKS[sq] & ~own)
+                counts[P_MATERIAL + ptype] += sign
+                counts[P_PST + 32 * ptype + square] += sign
+                if ptype == PAWN:
+                    pawn_attacks |= PAWN_ATTACKS[color, sq]
+                    if PASSED_SPANS[color, sq] & pawns & theirs == ZERO:
+                        counts[P_PASSED + ((sq ^ flip) >> 3)] += sign
+                elif ptype == KNIGHT:
+                    counts[P_MOBILITY] += sign * popcount(KNIGHT_ATTACKS[sq] & ~own)
                 elif ptype == KHON:
-                    out[P_MOBILITY + 1] += sign * popcount(KHON_ATTACKS[color, sq] & ~own)
+                    counts[P_MOBILITY + 1] += sign * popcount(KHON_ATTACKS[color, sq] & ~own)
                 elif ptype == MET:
-                    out[P_MOBILITY + 2] += sign * popcount(FERZ_ATTACKS[sq] & ~own)
+                    counts[P_MOBILITY + 2] += sign * popcount(FERZ_ATTACKS[sq] & ~own)
                 elif ptype == ROOK:
-                    out[P_MOBILITY + 3] += sign * popcount(rook_attacks(sq, occupied) & ~own)
+                    counts[P_MOBILITY + 3] += sign * popcount(rook_attacks(sq, occupied) & ~own)
                     if (FILE_MASKS[sq & 7] & pawns) == ZERO:
-                        out[P_OPEN_FILE] += sign
+                        counts[P_OPEN_FILE] += sign
+        for ptype in range(KNIGHT, KING):
+            attacked = popcount(pawn_attacks & theirs & bbs[BB_TYPE + ptype])
+            counts[P_PAWN_THREAT + ptype - KNIGHT] += sign * attacked
         for ptype in range(KING):
-            out[P_MATERIAL + ptype] += sign * info[I_HAND + color * PIECE_TYPE_NB + ptype]
+            counts[P_MATERIAL + ptype] += sign * info[I_HAND + color * PIECE_TYPE_NB + ptype]
         king = bbs[BB_TYPE + KING] & own
         if king and not endgame:
-            out[P_SHELTER] += sign * min(popcount(KING_ATTACKS[lsb(king)] & own), 4)
+            counts[P_SHELTER] += sign * min(popcount(KING_ATTACKS[lsb(king)] & own), 4)
+    weight = phase(bbs, info) / PHASE_MAX
+    out[:P_ENDGAME] = counts * weight
+    out[P_ENDGAME:P_TEMPO] = counts * (1.0 - weight)
     out[P_TEMPO] = 1.0 if info[I_STM] == 0 else -1.0
