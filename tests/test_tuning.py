@@ -356,3 +356,6 @@ def test_damaged_and_unfinished_games_are_left_out() -> None:
     bad = [pgn.read_game(io.StringIO(text)) for text in texts]
     found = tuning.collect([*bad, *good], "makruk", skip_plies=0)
     assert set(found.games.tolist()) <= {4, 5} and len(found) > 0
+    good[0].headers["Termination"] = "time forfeit"  # says nothing of its positions
+    found = tuning.collect([*bad, *good], "makruk", skip_plies=0)
+    assert set(found.games.tolist()) == {5}

@@ -34,6 +34,9 @@ from .errors import UsageError
 #: the games of each weight set
 SET_OF_GAME = {"makruk": "makruk", "cambodian": "ouk", "karouk": "ouk", "sittuyin": "sittuyin"}
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+#: how a game may end that says nothing of its positions: lost on the clock (a fast
+#: self-play game on a busy machine), so its positions are left out
+UNTOLD = {"time forfeit"}
 
 
 @dataclass
@@ -81,7 +84,8 @@ def quiet_counts(board: Board, row: np.ndarray, out: np.ndarray) -> bool:
 def collect(games: Iterable[Any], set_name: str, *, skip_plies: int = 8) -> Positions:
     """The quiet positions of ``games`` (PGN games, :class:`kradan.pgn.Game`) of the weight set
     ``set_name``, after the first ``skip_plies`` plies of each (the opening book's), labelled
-    with each game's result. Games of other sets, or without a result, are left out."""
+    with each game's result. Games of other sets, without a result, or lost on time, are left
+    out."""
     if set_name not in W.SETS:
         raise UsageError(f"unknown weight set {set_name!r}: the sets are {list(W.SETS)}")
     row = W.DEFAULT[W.SETS.index(set_name)]
@@ -92,6 +96,8 @@ def collect(games: Iterable[Any], set_name: str, *, skip_plies: int = 8) -> Posi
     for number, game in enumerate(games):
         result = RESULTS.get(game.headers.get("Result", "*"))
         if result is None or game.errors:  # a damaged game (its position too) is left out
+            continue
+        if game.headers.get("Termination") in UNTOLD:
             continue
         board = game.board()
         if not isinstance(board, Board):  # Alquerque
