@@ -305,19 +305,21 @@ def quiesce(
     if _stopped(ctx):
         return 0
     checked = in_check(bbs, info[I_STM])
-    buffer = moves[ply]
-    n = legal_moves(bbs, info, buffer)
-    if n == 0:
-        return _no_move_score(bbs, info, ctx, ply)
     if ply >= MAX_PLY - 1:
         return evaluate(bbs, info, weights)
     stand = -INFINITE
     if not checked:
+        # stand pat before the moves are generated: most quiescence nodes end here, and the
+        # rare stalemate it misses at a node already at or above beta is left to the search
         stand = evaluate(bbs, info, weights)
         if stand >= beta:
             return stand
-        if stand > alpha:
-            alpha = stand
+    buffer = moves[ply]
+    n = legal_moves(bbs, info, buffer)
+    if n == 0:
+        return _no_move_score(bbs, info, ctx, ply)
+    if stand > alpha:
+        alpha = stand
     keep = 0
     for i in range(n):
         if checked or _is_tactical(info, buffer[i]):
