@@ -359,3 +359,32 @@ def test_damaged_and_unfinished_games_are_left_out() -> None:
     good[0].headers["Termination"] = "time forfeit"  # says nothing of its positions
     found = tuning.collect([*bad, *good], "makruk", skip_plies=0)
     assert set(found.games.tolist()) == {5}
+
+
+@pytest.mark.parametrize("game", ["makruk", "cambodian"])
+def test_random_openings_are_different_legal_lines(game: str) -> None:
+    lines = tuning.random_openings(game, 30, 8, seed=4)
+    assert len({" ".join(line) for line in lines}) == 30
+    for line in lines:
+        board = Board(variant=game)
+        for uci in line:
+            assert uci in {move.uci() for move in board.legal_moves}
+            board.push_uci(uci)
+        assert len(line) == 8 and not board.is_check() and not board.is_game_over()
+    assert tuning.random_openings(game, 30, 8, seed=4) == lines  # the seed repeats them
+    assert tuning.random_openings(game, 30, 8, seed=5) != lines
+
+
+def test_the_tune_command_writes_openings_a_match_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kradan.match import load_openings
+
+    path = tmp_path / "openings.txt"
+    assert main(["tune", "openings", "-o", str(path), "--count", "12", "--plies", "6"]) == 0
+    assert "12 different 6-ply makruk openings" in capsys.readouterr().out
+    openings = load_openings(str(path), "makruk")
+    assert len(openings) == 12 and all(len(moves) == 6 for _start, moves in openings)
+    # Makruk has 23 first moves: a hundred different lines of one ply cannot be found
+    assert main(["tune", "openings", "-o", str(path), "--count", "100", "--plies", "1"]) == 2
+    assert "found only 23 different 1-ply lines of makruk, not 100" in capsys.readouterr().err

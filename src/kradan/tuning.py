@@ -11,6 +11,9 @@
    starting weights for counts the games rarely show. A tenth of the games is held out to
    measure the fit on positions it did not see.
 
+Self-play games for step 1 start from :func:`random_openings` (``kradan tune openings``), so
+that thousands of games between two equal players are thousands of different games.
+
 The result is a weights file for ``kradan:weights=FILE`` (and, once a match has shown it
 stronger, for ``kradan/engine/eval_weights.json``).
 """
@@ -18,6 +21,7 @@ stronger, for ``kradan/engine/eval_weights.json``).
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +68,36 @@ class Positions:
         if positions.counts.shape[1:] != (W.N_PARAMS,):
             raise UsageError(f"{str(path)!r} holds counts of another evaluation; collect again")
         return positions
+
+
+def random_openings(variant: str, count: int, plies: int, seed: int) -> list[list[str]]:
+    """``count`` different lines of ``plies`` random legal moves from the start of ``variant``
+    (UCI moves), none ending in check or in the game's end, in a random order: the starts of
+    self-play games for tuning. The same ``seed`` gives the same lines."""
+    from .games import new_board
+
+    if count < 1 or plies < 1:
+        raise UsageError(f"--count {count} and --plies {plies} must be 1 or more")
+    rng = random.Random(seed)
+    found: dict[str, None] = {}
+    for _attempt in range(50 * count):
+        board = new_board(variant)
+        line = []
+        for _ply in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            board.push(move)
+            line.append(move.uci())
+        if len(line) == plies and not board.is_game_over() and not board.is_check():
+            found[" ".join(line)] = None
+            if len(found) == count:
+                lines = [text.split() for text in found]
+                rng.shuffle(lines)
+                return lines
+    raise UsageError(f"found only {len(found)} different {plies}-ply lines of {variant}, "
+                     f"not {count}")  # fmt: skip
 
 
 def quiet_counts(board: Board, row: np.ndarray, out: np.ndarray) -> bool:

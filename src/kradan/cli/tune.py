@@ -1,4 +1,5 @@
-"""``kradan tune positions | fit``: fit the evaluation's weights to game results (Texel)."""
+"""``kradan tune openings | positions | fit``: fit the evaluation's weights to game results
+(the Texel method)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 from .progress import open_text
 
 EXAMPLES = """examples (docs/tuning.md):
-  kradan match kradan:level=20 kradan:level=20 --games 2000 --tc 1+0.01 --pgn self.pgn
+  kradan tune openings -o openings.txt --count 4000           random 8-ply starts
+  kradan match kradan kradan --openings openings.txt --games 4000 --tc 0.5+0.005 \\
+      --resign 4,700 --draw 30,8,10 --concurrency 2 --pgn self.pgn
   kradan tune positions self.pgn -o makruk.npz                the quiet positions, labelled
   kradan tune fit makruk.npz -o tuned.json                   every weight fitted
   kradan match kradan:weights=tuned.json kradan --sprt 0,10 --games 20000 --concurrency 2"""
@@ -25,6 +28,16 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="tune_command", metavar="ACTION", required=True)
+    openings = actions.add_parser("openings", help="random starts for self-play games")
+    openings.add_argument(
+        "-o", "--output", required=True, metavar="FILE",
+        help="the lines, one a line in UCI moves (for kradan match --openings)",
+    )  # fmt: skip
+    openings.add_argument("--variant", default="makruk", help="the game (makruk)")
+    openings.add_argument("--count", type=int, default=4000, help="how many lines (4000)")
+    openings.add_argument("--plies", type=int, default=8, help="the length of each (8)")
+    openings.add_argument("--seed", type=int, default=1, help="the random seed (1)")
+    openings.set_defaults(run=run_openings)
     positions = actions.add_parser("positions", help="quiet positions of PGN games, labelled")
     positions.add_argument("files", nargs="+", metavar="FILE.pgn", help="the games")
     positions.add_argument("-o", "--output", required=True, metavar="FILE.npz")
@@ -45,6 +58,20 @@ def add_parser(commands: Any) -> None:
         help="pull toward the starting weights, per squared centipawn (1e-7)",
     )  # fmt: skip
     fit.set_defaults(run=run_fit)
+
+
+def run_openings(args: argparse.Namespace) -> int:
+    from ..errors import InputFileError
+    from ..tuning import random_openings
+
+    lines = random_openings(args.variant, args.count, args.plies, args.seed)
+    try:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.writelines(" ".join(line) + "\n" for line in lines)
+    except OSError as error:
+        raise InputFileError(f"cannot write {args.output!r}: {error.strerror}") from error
+    print(f"{args.output}: {len(lines):,} different {args.plies}-ply {args.variant} openings")
+    return 0
 
 
 def run_positions(args: argparse.Namespace) -> int:
