@@ -90,7 +90,8 @@ def random_openings(variant: str, count: int, plies: int, seed: int) -> list[lis
             move = rng.choice(moves)
             board.push(move)
             line.append(move.uci())
-        if len(line) == plies and not board.is_game_over() and not board.is_check():
+        checked = isinstance(board, Board) and board.is_check()  # Alquerque has no check
+        if len(line) == plies and not board.is_game_over() and not checked:
             found[" ".join(line)] = None
             if len(found) == count:
                 lines = [text.split() for text in found]
