@@ -136,22 +136,24 @@ def test_the_endgame_weights_default_to_the_middlegame_ones() -> None:
         W.to_array(data)
 
 
-def _weights_file(tmp_path: Path, **changes: int) -> Path:
+def _weights_file(tmp_path: Path, **raises: int) -> Path:
+    """The packaged weights with Makruk's piece values raised (in every phase) by ``raises``."""
     data = json.loads(W.WEIGHTS_FILE.read_text(encoding="utf-8"))
-    for name, value in changes.items():
-        makruk = data["sets"]["makruk"]
-        makruk["material"][name] = makruk["endgame"]["material"][name] = value  # every phase
+    makruk = data["sets"]["makruk"]
+    for name, value in raises.items():
+        makruk["material"][name] += value
+        makruk["endgame"]["material"][name] += value
     path = tmp_path / "weights.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
 
 
 def test_a_weights_file_changes_what_the_engine_thinks(tmp_path: Path) -> None:
-    # Black has given a knight: worth a rook, it costs Black 200 centipawns more
+    # Black has given a knight: worth 200 more, it costs Black 200 centipawns more
     board = Board("r1smksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1")
     packaged = Searcher(hash_mb=1)
     heavy = Searcher(hash_mb=1)
-    heavy.use_weights(_weights_file(tmp_path, knight=520))
+    heavy.use_weights(_weights_file(tmp_path, knight=200))
     plain = packaged.best_move(board, Limit(depth=1)).info
     changed = heavy.best_move(board, Limit(depth=1)).info
     assert plain is not None and changed is not None
@@ -162,9 +164,9 @@ def test_a_weights_file_changes_what_the_engine_thinks(tmp_path: Path) -> None:
 
 
 def test_a_read_table_is_shared_by_every_search_and_a_wrong_one_refused(tmp_path: Path) -> None:
-    table = W.load(_weights_file(tmp_path, knight=520))
+    table = W.load(_weights_file(tmp_path, knight=200))
     searchers = Searchers(hash_mb=1)
-    searchers.use_weights(_weights_file(tmp_path, knight=520))
+    searchers.use_weights(_weights_file(tmp_path, knight=200))
     assert searchers.weights is not None and np.array_equal(searchers.weights, table)
     searcher = cast(Searcher, searchers.chess)
     assert searcher.adapter.weights is searchers.weights  # read once, handed down
@@ -178,7 +180,7 @@ def test_a_read_table_is_shared_by_every_search_and_a_wrong_one_refused(tmp_path
 
 
 def test_a_player_takes_a_weights_file(tmp_path: Path) -> None:
-    path = _weights_file(tmp_path, pawn=90)
+    path = _weights_file(tmp_path, pawn=-10)
     player = make_player(f"kradan:level=20,weights={path}")
     assert player.name == f"kradan ({path})"
     assert player.choose_move(Board(), Limit(depth=1)).move is not None
@@ -329,7 +331,7 @@ def _uci(*lines: str) -> list[str]:
 
 def test_the_uci_engine_takes_a_weights_file(tmp_path: Path) -> None:
     assert "option name EvalWeights type string default <default>" in _uci("uci")
-    path = _weights_file(tmp_path, knight=520)
+    path = _weights_file(tmp_path, knight=200)
     position = "position fen r1smksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
     plain = _uci(position, "go depth 1")
     heavy = _uci(f"setoption name EvalWeights value {path}", position, "go depth 1")
