@@ -162,20 +162,24 @@ def _side_score(
     return early, late
 
 
+ENDGAME_MATERIAL = 1400  # at most this much on the board, pawns and kings aside: an endgame
+
+
 @jit
-def _non_pawn_material(bbs: np.ndarray, color: int) -> int:
-    own = bbs[BB_COLOR + color]
+def board_material(bbs: np.ndarray) -> int:
+    """Both sides' material on the board, pawns and kings aside: the one sum from which the
+    phase and the endgame test are both derived."""
     total = 0
     for ptype in (KNIGHT, KHON, MET, ROOK):
-        total += VALUES[ptype] * popcount(bbs[BB_TYPE + ptype] & own)
+        total += VALUES[ptype] * popcount(bbs[BB_TYPE + ptype])
     return total
 
 
 @jit
-def phase(bbs: np.ndarray, info: np.ndarray) -> int:
-    """How much of the start's material is left, pawns and kings aside, on the board or in
-    hand: ``PHASE_MAX`` at the start (or above it) .. 0 with none."""
-    total = _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1)
+def phase_of(material: int, info: np.ndarray) -> int:
+    """The phase from the board's material (:func:`board_material`) and what is in hand:
+    ``PHASE_MAX`` at the start (or above it) .. 0 with none."""
+    total = material
     for color in range(2):
         for ptype in (KNIGHT, KHON, MET, ROOK):
             total += VALUES[ptype] * info[I_HAND + color * PIECE_TYPE_NB + ptype]
@@ -183,9 +187,10 @@ def phase(bbs: np.ndarray, info: np.ndarray) -> int:
 
 
 @jit
-def is_endgame(bbs: np.ndarray) -> bool:
-    """Few pieces left (pawns aside): the king comes out, its shelter no longer counts."""
-    return _non_pawn_material(bbs, 0) + _non_pawn_material(bbs, 1) <= 1400
+def phase(bbs: np.ndarray, info: np.ndarray) -> int:
+    """How much of the start's material is left, pawns and kings aside, on the board or in
+    hand: ``PHASE_MAX`` at the start (or above it) .. 0 with none."""
+    return phase_of(board_material(bbs), info)
 
 
 ONE_COLOUR = np.uint64(0x55AA55AA55AA55AA)  # the squares of one colour (b1, a2, ...)
@@ -209,10 +214,11 @@ def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
     """The position's value for the side to move, in centipawns, with the weights ``w`` (one
     row of :mod:`kradan.engine.weights`)."""
     us = info[I_STM]
-    endgame = is_endgame(bbs)
+    material = board_material(bbs)
+    endgame = material <= ENDGAME_MATERIAL  # the king comes out; its shelter no longer counts
     white_early, white_late = _side_score(bbs, info, 0, endgame, w)
     black_early, black_late = _side_score(bbs, info, 1, endgame, w)
-    weight = phase(bbs, info)
+    weight = phase_of(material, info)
     early, late = white_early - black_early, white_late - black_late
     score = (early * weight + late * (PHASE_MAX - weight)) // PHASE_MAX
     for color in range(2):

@@ -52,7 +52,13 @@ from ..weights import (
     P_TEMPO,
     PHASE_MAX,
 )
-from .evaluate import KING_ENDGAME_TABLE, PASSED_SPANS, is_endgame, phase
+from .evaluate import (
+    ENDGAME_MATERIAL,
+    KING_ENDGAME_TABLE,
+    PASSED_SPANS,
+    board_material,
+    phase_of,
+)
 
 
 @numba.njit(cache=True)
@@ -61,7 +67,8 @@ def features(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
     counts = np.zeros(P_ENDGAME)  # one phase's counts; split between the phases at the end
     occupied = bbs[BB_COLOR] | bbs[BB_COLOR + 1]
     pawns = bbs[BB_TYPE + PAWN]
-    endgame = is_endgame(bbs)
+    material = board_material(bbs)
+    endgame = material <= ENDGAME_MATERIAL
     for color in range(2):
         sign = 1.0 if color == 0 else -1.0
         own = bbs[BB_COLOR + color]
@@ -102,7 +109,7 @@ def features(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
         king = bbs[BB_TYPE + KING] & own
         if king and not endgame:
             counts[P_SHELTER] += sign * min(popcount(KING_ATTACKS[lsb(king)] & own), 4)
-    weight = phase(bbs, info) / PHASE_MAX
+    weight = phase_of(material, info) / PHASE_MAX
     out[:P_ENDGAME] = counts * weight
     out[P_ENDGAME:P_TEMPO] = counts * (1.0 - weight)
     out[P_TEMPO] = 1.0 if info[I_STM] == 0 else -1.0
