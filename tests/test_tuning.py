@@ -301,6 +301,8 @@ def test_the_tune_command_collects_fits_and_writes_a_weights_file(
     assert "held-out positions" in out and f"kradan:weights={tuned}" in out
     table = W.load(tuned)
     assert np.array_equal(table[W.SET_OUK], W.DEFAULT[W.SET_OUK])  # only Makruk's set fitted
+    about = json.loads(tuned.read_text())["about"]
+    assert f"l2 {tuning.DEFAULT_L2:g}" in about and tuning.DEFAULT_L2 == 3e-9  # docs/tuning.md
     assert make_player(f"kradan:weights={tuned}").name == f"kradan ({tuned})"
 
 

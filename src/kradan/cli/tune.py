@@ -54,8 +54,9 @@ def add_parser(commands: Any) -> None:
     fit.add_argument("--start", metavar="WEIGHTS.json",
                      help="the weights to start from (default: kradan's own)")  # fmt: skip
     fit.add_argument(
-        "--l2", type=float, default=1e-7,
-        help="pull toward the starting weights, per squared centipawn (1e-7)",
+        "--l2", type=float, default=None,
+        help="pull toward the starting weights, per squared centipawn (default 3e-9, the "
+        "value Makruk's games chose: docs/tuning.md)",
     )  # fmt: skip
     fit.set_defaults(run=run_fit)
 
@@ -100,7 +101,7 @@ def run_positions(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     from ..engine import weights as W
     from ..errors import InputFileError, UsageError
-    from ..tuning import Positions, fit
+    from ..tuning import DEFAULT_L2, Positions, fit
 
     try:
         import scipy  # noqa: F401
@@ -115,10 +116,11 @@ def run_fit(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         raise InputFileError(f"cannot read weights from {args.start!r}: {error}") from error
     index = W.SETS.index(positions.set_name)
-    result = fit(positions, table[index], l2=args.l2)
+    l2 = DEFAULT_L2 if args.l2 is None else args.l2
+    result = fit(positions, table[index], l2=l2)
     table[index] = result.row
     about = (f"{positions.set_name} fitted to {result.positions + result.held_out:,} positions "
-             f"(kradan tune fit, K={result.k:.3f})")  # fmt: skip
+             f"(kradan tune fit, K={result.k:.3f}, l2 {l2:g})")  # fmt: skip
     try:
         W.dump(table, args.output, about)
     except OSError as error:
