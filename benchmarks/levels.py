@@ -7,7 +7,10 @@ anchor engine, and the table says how far above the lowest each level stands.
 
 A level's rating is the sum of the Elo differences measured between neighbours from the lowest
 level up (the lowest is 0), and its margin the root of the summed squares of theirs (95%).
-Against the anchor each level's own score gives a second, independent estimate. Below the table,
+Against the anchor each level's own score gives a second, independent estimate. With
+``--pgn-dir`` a run reads back the games an earlier one saved there and plays only the rest, so
+the table can be built over several sittings (``--levels 1-14`` today, ``--levels 14-20``
+tomorrow: the ladder joins at the shared level). Below the table,
 the lowest level against a random mover: the floor a beginner stands on. Every match is
 ``kradan match`` at the given time control, each opening played with both colours.
 """
@@ -15,6 +18,7 @@ the lowest level against a random mover: the floor a beginner stands on. Every m
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import shutil
 import time
@@ -22,7 +26,9 @@ from pathlib import Path
 
 from _table import print_table
 
-from kradan.match import MatchResult, TimeControl, run_match, tasks
+from kradan import pgn
+from kradan.match import GameRecord, MatchResult, TimeControl, run_match, tasks
+from kradan.pgn.offsets import game_offsets
 
 FAIRY_MAX = "/usr/games/fairymax"
 
@@ -37,13 +43,19 @@ def level_range(text: str) -> list[int]:
 
 
 def play(first: str, second: str, args: argparse.Namespace, label: str) -> MatchResult:
-    """``args.games`` games of ``first`` against ``second``, saved under ``--pgn-dir``."""
+    """``args.games`` games of ``first`` against ``second``, saved under ``--pgn-dir``. Games
+    already saved there (whole pairs, in round order) are read back rather than played again,
+    so a table can be built over several runs."""
     started = time.perf_counter()
-    games = tasks(first, second, args.variant, args.games, TimeControl.parse(args.tc))
+    path = args.pgn_dir / f"{label}.pgn" if args.pgn_dir else None
+    done = saved_games(path, args.games) if path else []
+    games = tasks(first, second, args.variant, args.games - len(done),
+                  TimeControl.parse(args.tc), skip_openings=len(done) // 2)  # fmt: skip
     handle = None
-    if args.pgn_dir:
-        args.pgn_dir.mkdir(parents=True, exist_ok=True)
-        handle = (args.pgn_dir / f"{label}.pgn").open("w", encoding="utf-8")
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("w", encoding="utf-8")
+        handle.writelines(record.pgn + "\n" for record in done)
     try:
         result = run_match(
             games, args.concurrency, (lambda r: handle.write(r.pgn + "\n")) if handle else None
@@ -51,9 +63,34 @@ def play(first: str, second: str, args: argparse.Namespace, label: str) -> Match
     finally:
         if handle is not None:
             handle.close()
+    result.games[:0] = done
     seconds = time.perf_counter() - started
-    print(f"{label}: {_cell(result)} ({100 * result.score:.1f}%), {seconds:.0f} s", flush=True)
+    again = f", {len(done)} read back" if done else ""
+    print(f"{label}: {_cell(result)} ({100 * result.score:.1f}%), {seconds:.0f} s{again}",
+          flush=True)  # fmt: skip
     return result
+
+
+def saved_games(path: Path, limit: int) -> list[GameRecord]:
+    """The whole pairs of games (at most ``limit``) a former run saved at ``path``: each game's
+    round says which player came first (odd rounds: the first player has White)."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    offsets = game_offsets(str(path))
+    records = []
+    for start, end in zip(offsets, [*offsets[1:], len(data)], strict=True):
+        text = data[start:end].decode("utf-8")
+        headers = pgn.read_headers(io.StringIO(text))
+        if headers is None or headers.get("Result", "*") == "*":
+            break
+        text_round = headers.get("Round", "")
+        records.append(GameRecord(headers.get("White", "?"), headers.get("Black", "?"),
+                                  headers["Result"], headers.get("Termination", ""), [], [],
+                                  pgn=text.rstrip("\n") + "\n",
+                                  first_is_white=not text_round.isdigit()
+                                  or int(text_round) % 2 == 1))  # fmt: skip
+    return records[: min(len(records), limit) // 2 * 2]
 
 
 def _cell(result: MatchResult | None) -> str:
