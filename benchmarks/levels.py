@@ -10,7 +10,7 @@ level up (the lowest is 0), and its margin the root of the summed squares of the
 Against the anchor each level's own score gives a second, independent estimate. With
 ``--pgn-dir`` a run reads back the games an earlier one saved there and plays only the rest, so
 the table can be built over several sittings (``--levels 1-14`` today, ``--levels 14-20``
-tomorrow: the ladder joins at the shared level). Below the table,
+tomorrow: the second table's ratings then count from level 14's). Below the table,
 the lowest level against a random mover: the floor a beginner stands on. Every match is
 ``kradan match`` at the given time control, each opening played with both colours.
 """
@@ -28,7 +28,7 @@ from _table import print_table
 
 from kradan import pgn
 from kradan.match import GameRecord, MatchResult, TimeControl, run_match, tasks
-from kradan.pgn.offsets import game_offsets
+from kradan.pgn.offsets import scan_offsets
 
 FAIRY_MAX = "/usr/games/fairymax"
 
@@ -77,7 +77,7 @@ def saved_games(path: Path, limit: int) -> list[GameRecord]:
     if not path.exists():
         return []
     data = path.read_bytes()
-    offsets = game_offsets(str(path))
+    offsets = list(scan_offsets(io.BytesIO(data)))  # the file read once
     records = []
     for start, end in zip(offsets, [*offsets[1:], len(data)], strict=True):
         text = data[start:end].decode("utf-8")
