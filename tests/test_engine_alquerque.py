@@ -170,7 +170,7 @@ def test_a_match_game_of_alquerque_ends_by_the_rules() -> None:
 
 @pytest.mark.parametrize("variant", ["alquerque", "alquerque-bell"])
 def test_fast_games_never_play_an_illegal_move(searcher: AlquerqueSearcher, variant: str) -> None:
-    """Engine against itself at a few hundred nodes a move, from random openings, to the end of
+    """Engine against itself at a thousand nodes a move, from random openings, to the end of
     the game by the rules; push() rejects illegal moves."""
     rng = random.Random(variant)
     for _ in range(25):
@@ -178,7 +178,7 @@ def test_fast_games_never_play_an_illegal_move(searcher: AlquerqueSearcher, vari
         for _ in range(2):
             board.push(rng.choice(list(board.legal_moves)))
         while board.outcome() is None and len(board.move_stack) < 400:
-            result = searcher.best_move(board, Limit(nodes=300))
+            result = searcher.best_move(board, Limit(nodes=1024))
             assert result.move is not None
             board.push(result.move)
         assert board.outcome() is not None, board.text()

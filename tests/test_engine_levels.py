@@ -9,15 +9,40 @@ import random
 import pytest
 
 from kradan import Board, Move
-from kradan.engine.levels import MAX_LEVEL, level_limit, pick_move
+from kradan.engine.levels import MAX_LEVEL, level_limit, level_nodes, pick_move
 from kradan.engine.types import Limit, Score, SearchInfo
+from kradan.players import KradanPlayer
 
 
 @pytest.mark.parametrize("level", range(1, MAX_LEVEL + 1))
-def test_each_level_searches_half_its_number_deep_and_doubles_the_nodes(level: int) -> None:
+def test_each_level_searches_half_as_many_nodes_again_as_the_one_below(level: int) -> None:
     limit = level_limit(level, Limit())
-    assert limit.depth == max(1, (level + 1) // 2)
-    assert limit.nodes == 400 * 2**level
+    assert limit.nodes == level_nodes(level) == round(100 * 1.5 ** (level - 1))
+    assert limit.depth is None  # the node budget, not a depth, is what binds
+    if level > 1:
+        assert level_nodes(level) > level_nodes(level - 1)
+
+
+def test_the_budgets_run_from_one_ply_to_a_middlegame_search() -> None:
+    assert (level_nodes(1), level_nodes(10), level_nodes(19)) == (100, 3844, 147789)
+
+
+def test_the_budget_binds_a_real_search_at_every_level() -> None:
+    """Each level's search stops on its node budget, to the node, not on the depth of 30 it
+    was given; each level completes a depth at least as deep as the one below, from one ply
+    at level 1 to seven at level 19 in the opening."""
+    board = Board()
+    searcher = KradanPlayer(seed=1).searcher_for(board)
+    depths = []
+    for level in range(1, MAX_LEVEL):
+        searcher.clear()  # each level from an empty table, as in a new game
+        lines: list[SearchInfo[Move]] = []
+        for found in searcher.search_multipv(board, level_limit(level, Limit(depth=30)), 4):
+            lines = found
+        depths.append(lines[0].depth)
+        assert lines[0].nodes <= level_nodes(level)
+    assert depths == sorted(depths)
+    assert (depths[0], depths[-1]) == (1, 7)
 
 
 def test_a_level_keeps_a_tighter_limit_and_every_clock() -> None:
@@ -32,11 +57,11 @@ def test_a_level_keeps_a_tighter_limit_and_every_clock() -> None:
         moves_to_go=7,
     )
     limit = level_limit(10, given)
-    assert (limit.depth, limit.nodes) == (2, 1000)  # tighter than level 10's 5 and 409,600
+    assert (limit.depth, limit.nodes) == (2, 1000)  # tighter than level 10's 3,844 nodes
     assert (limit.time, limit.white_clock, limit.black_clock) == (1.5, 60.0, 50.0)
     assert (limit.white_inc, limit.black_inc, limit.moves_to_go) == (1.0, 2.0, 7)
     looser = level_limit(3, Limit(depth=30, nodes=10**9))
-    assert (looser.depth, looser.nodes) == (2, 3200)
+    assert (looser.depth, looser.nodes) == (30, 225)
 
 
 def _line(uci: str, cp: int) -> SearchInfo[Move]:
@@ -121,6 +146,6 @@ def test_a_move_is_weighted_by_its_loss_over_the_levels_temperature(level: int) 
 
 def test_there_are_twenty_levels_and_any_above_plays_at_full_strength() -> None:
     assert MAX_LEVEL == 20
-    assert (level_limit(20, Limit()).depth, level_limit(20, Limit()).nodes) == (10, 400 * 2**20)
+    assert level_limit(20, Limit()).nodes == level_nodes(20)  # players search level 20 unbound
     lines = [_line(*BEST), _line(*CLOSE)]
     assert set(_choices(25, lines, 20)) == {"e3e4"}

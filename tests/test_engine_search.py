@@ -171,7 +171,7 @@ def test_score_from_internal() -> None:
 
 
 def test_levels() -> None:
-    assert level_limit(1, Limit()).depth == 1
+    assert level_limit(1, Limit()).nodes == 100 and level_limit(1, Limit()).depth is None
     assert level_limit(MAX_LEVEL - 1, Limit(depth=3)).depth == 3
     board = Board()
     lines = next(iter(Searcher(4).search_multipv(board, Limit(depth=3), 4)))
@@ -182,7 +182,7 @@ def test_levels() -> None:
 
 @pytest.mark.parametrize("variant", ["makruk", "cambodian", "karouk", "sittuyin"])
 def test_fast_games_never_play_an_illegal_move(variant: str) -> None:
-    """Engine against itself at a few hundred nodes a move; push() rejects illegal moves."""
+    """Engine against itself at a hundred nodes a move; push() rejects illegal moves."""
     searcher = Searcher(1)
     rng = random.Random(variant)
     for _ in range(25):

@@ -141,7 +141,7 @@ def search(
     height: int = ply - ctx[C_ROOT]
     pv_length[height] = 0
     ctx[C_NODES] += 1
-    if ctx[C_NODES] & 1023 == 0 and ctx[C_NODE_LIMIT] and ctx[C_NODES] >= ctx[C_NODE_LIMIT]:
+    if ctx[C_NODE_LIMIT] and ctx[C_NODES] >= ctx[C_NODE_LIMIT]:  # to the node
         ctx[C_STOP] = 1
     if ctx[C_STOP]:
         return 0

@@ -250,10 +250,11 @@ def _no_move_score(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray, ply: int)
 
 @jit
 def _stopped(ctx: np.ndarray) -> bool:
-    if ctx[C_NODES] & 2047 == 0:
-        limit = ctx[C_NODE_LIMIT]
-        if limit and ctx[C_NODES] >= limit:
-            ctx[C_STOP] = 1
+    """Whether to stop: on the flag, or on the node budget, to the node (the weak levels'
+    budgets start at 100 nodes)."""
+    limit = ctx[C_NODE_LIMIT]
+    if limit and ctx[C_NODES] >= limit:
+        ctx[C_STOP] = 1
     return ctx[C_STOP] != 0
 
 
