@@ -9,30 +9,40 @@ import random
 import pytest
 
 from kradan import Board, Move
-from kradan.engine.levels import MAX_LEVEL, level_limit, level_nodes, pick_move
+from kradan.engine.levels import (
+    MAX_LEVEL,
+    level_limit,
+    level_nodes,
+    level_temperature,
+    pick_move,
+)
 from kradan.engine.types import Limit, Score, SearchInfo
 from kradan.players import KradanPlayer
 
 
 @pytest.mark.parametrize("level", range(1, MAX_LEVEL + 1))
-def test_each_level_searches_half_as_many_nodes_again_as_the_one_below(level: int) -> None:
+def test_each_level_searches_twice_the_nodes_of_the_level_two_below(level: int) -> None:
     limit = level_limit(level, Limit())
-    assert limit.nodes == level_nodes(level) == round(100 * 1.5 ** (level - 1))
+    assert limit.nodes == level_nodes(level) == round(400 * 2 ** ((level - 1) / 2))
     assert limit.depth is None  # the node budget, not a depth, is what binds
     if level > 1:
         assert level_nodes(level) > level_nodes(level - 1)
 
 
 def test_the_budgets_run_from_one_ply_to_a_middlegame_search() -> None:
-    assert (level_nodes(1), level_nodes(10), level_nodes(19)) == (100, 3844, 147789)
+    assert (level_nodes(1), level_nodes(10), level_nodes(19)) == (400, 9051, 204800)
+
+
+MIDDLEGAME = "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"
 
 
 def test_the_budget_binds_a_real_search_at_every_level() -> None:
-    """Each level's search stops on its node budget, to the node, not on the depth of 30 it
-    was given; each level completes a depth at least as deep as the one below, from one ply
-    at level 1 to seven at level 19 in the opening."""
-    board = Board()
+    """In a middlegame each level's search stops on its node budget, not on the depth of 30
+    it was given, and the searched total is the budget to within a node; each level completes a
+    depth at least as deep as the one below, from one ply at level 1 to eight at level 19."""
+    board = Board(MIDDLEGAME)
     searcher = KradanPlayer(seed=1).searcher_for(board)
+    nodes_slot = searcher.adapter.nodes_slot  # type: ignore[attr-defined]
     depths = []
     for level in range(1, MAX_LEVEL):
         searcher.clear()  # each level from an empty table, as in a new game
@@ -40,9 +50,22 @@ def test_the_budget_binds_a_real_search_at_every_level() -> None:
         for found in searcher.search_multipv(board, level_limit(level, Limit(depth=30)), 4):
             lines = found
         depths.append(lines[0].depth)
-        assert lines[0].nodes <= level_nodes(level)
+        searched = int(searcher.ctx[nodes_slot])  # type: ignore[attr-defined]
+        assert level_nodes(level) <= searched <= level_nodes(level) + 1
     assert depths == sorted(depths)
-    assert (depths[0], depths[-1]) == (1, 7)
+    assert (depths[0], depths[-1]) == (1, 8)
+
+
+def test_the_first_depth_is_finished_whatever_the_budget() -> None:
+    """Even a one-node budget yields the four best moves at depth 1 (a weak level must never
+    be left with no line, which made it play the first legal move)."""
+    board = Board(MIDDLEGAME)
+    searcher = KradanPlayer(seed=1).searcher_for(board)
+    found = list(searcher.search_multipv(board, Limit(nodes=1), 4))
+    assert [len(lines) for lines in found] == [4]
+    assert {line.depth for line in found[0]} == {1}
+    single = list(searcher.search(board, Limit(nodes=1)))
+    assert [info.depth for info in single] == [1] and single[0].pv
 
 
 def test_a_level_keeps_a_tighter_limit_and_every_clock() -> None:
@@ -57,11 +80,11 @@ def test_a_level_keeps_a_tighter_limit_and_every_clock() -> None:
         moves_to_go=7,
     )
     limit = level_limit(10, given)
-    assert (limit.depth, limit.nodes) == (2, 1000)  # tighter than level 10's 3,844 nodes
+    assert (limit.depth, limit.nodes) == (2, 1000)  # tighter than level 10's 9,051 nodes
     assert (limit.time, limit.white_clock, limit.black_clock) == (1.5, 60.0, 50.0)
     assert (limit.white_inc, limit.black_inc, limit.moves_to_go) == (1.0, 2.0, 7)
     looser = level_limit(3, Limit(depth=30, nodes=10**9))
-    assert (looser.depth, looser.nodes) == (30, 225)
+    assert (looser.depth, looser.nodes) == (30, 800)
 
 
 def _line(uci: str, cp: int) -> SearchInfo[Move]:
@@ -87,9 +110,9 @@ def test_full_strength_and_a_single_line_always_play_the_best_move() -> None:
 
 
 def test_a_weak_level_plays_only_moves_within_its_margin() -> None:
-    """Level 19's margin is 15 centipawns: the moves 10 and 15 behind are played, those 16
-    and 100 behind never; level 1's margin (285) takes them all."""
-    edge, beyond = _line("c3c4", -15), _line("b3b4", -16)
+    """Level 19's margin is 13.3 centipawns (1.5 temperatures of 8.84): the moves 10 and 13
+    behind are played, those 14 and 100 behind never; level 1's margin (300) takes them all."""
+    edge, beyond = _line("c3c4", -13), _line("b3b4", -14)
     lines = [_line(*BEST), _line(*CLOSE), edge, beyond, _line(*POOR)]
     assert set(_choices(MAX_LEVEL - 1, lines)) == {"e3e4", "d3d4", "c3c4"}
     assert set(_choices(1, lines)) == {"e3e4", "d3d4", "c3c4", "b3b4", "a3a4"}
@@ -97,8 +120,8 @@ def test_a_weak_level_plays_only_moves_within_its_margin() -> None:
 
 
 def test_a_weak_level_still_prefers_better_moves() -> None:
-    """Weights fall with the loss: at level 1 (temperature 191) the best move is chosen more
-    often than the one 100 behind, and at level 19 (temperature 11) the best far more often
+    """Weights fall with the loss: at level 1 (temperature 200) the best move is chosen more
+    often than the one 100 behind, and at level 19 (temperature 8.84) the best far more often
     than the one 10 behind."""
     lines = [_line(*BEST), _line(*CLOSE), _line(*POOR)]
     weak = _choices(1, lines, 2000)
@@ -129,9 +152,10 @@ class _Recorder(random.Random):
 
 @pytest.mark.parametrize("level", [1, 10, 19])
 def test_a_move_is_weighted_by_its_loss_over_the_levels_temperature(level: int) -> None:
-    """Weakness is 20 - level; the margin 15 centipawns and the temperature 1 + 10 a step of
-    weakness; a move's weight is exp(-loss / temperature)."""
-    weakness = MAX_LEVEL - level
+    """The temperature is 200 centipawns at level 1 and halves every four levels; the margin
+    is 1.5 temperatures; a move's weight is exp(-loss / temperature)."""
+    temperature = 200 * 2 ** (-(level - 1) / 4)
+    assert level_temperature(level) == pytest.approx(temperature)
     losses = [0, 10, 15, 100]
     lines = [
         _line(uci, -loss)
@@ -139,8 +163,7 @@ def test_a_move_is_weighted_by_its_loss_over_the_levels_temperature(level: int) 
     ]
     recorder = _Recorder()
     pick_move(Board(), lines, level, recorder)
-    kept = [loss for loss in losses if loss <= 15 * weakness]
-    temperature = 1 + 10 * weakness
+    kept = [loss for loss in losses if loss <= 1.5 * temperature]
     assert recorder.weights == pytest.approx([math.exp(-loss / temperature) for loss in kept])
 
 
@@ -149,3 +172,30 @@ def test_there_are_twenty_levels_and_any_above_plays_at_full_strength() -> None:
     assert level_limit(20, Limit()).nodes == level_nodes(20)  # players search level 20 unbound
     lines = [_line(*BEST), _line(*CLOSE)]
     assert set(_choices(25, lines, 20)) == {"e3e4"}
+
+
+def test_the_noise_falls_with_every_level() -> None:
+    temperatures = [level_temperature(level) for level in range(1, MAX_LEVEL)]
+    assert temperatures == sorted(temperatures, reverse=True)
+    assert (temperatures[0], temperatures[4], temperatures[8]) == (200, 100, 50)
+
+
+def test_a_weak_level_walks_on_rather_than_repeat_a_position() -> None:
+    """After Nb1-d2 Nb8-d7 Nd2-b1 Nd7-b8 Nb1-d2 Nb8-d7, Nd2-b1 would bring back a position
+    for the second time: a weak level plays a move within its margin that brings a new one
+    instead, but repeats when every move it would consider repeats; full strength plays the
+    best line regardless."""
+    board = Board()
+    for uci in ["b1d2", "b8d7", "d2b1", "d7b8", "b1d2", "b8d7"]:
+        board.push_uci(uci)
+    back, new = _line("d2b1", 0), _line("a3a4", -5)
+    assert set(_choices_on(board, 1, [back, new])) == {"a3a4"}
+    assert set(_choices_on(board, 19, [back, new])) == {"a3a4"}
+    assert set(_choices_on(board, 1, [back])) == {"d2b1"}
+    assert set(_choices_on(board, 19, [back, _line("a3a4", -100)])) == {"d2b1"}  # beyond margin
+    assert set(_choices_on(board, MAX_LEVEL, [back, new])) == {"d2b1"}
+    assert len(board.move_stack) == 6  # the board is left as it was
+
+
+def _choices_on(board: Board, level: int, lines: list[SearchInfo[Move]]) -> list[str]:
+    return [pick_move(board, lines, level, random.Random(seed)).uci() for seed in range(50)]  # type: ignore[union-attr]

@@ -171,7 +171,7 @@ def test_score_from_internal() -> None:
 
 
 def test_levels() -> None:
-    assert level_limit(1, Limit()).nodes == 100 and level_limit(1, Limit()).depth is None
+    assert level_limit(1, Limit()).nodes == 400 and level_limit(1, Limit()).depth is None
     assert level_limit(MAX_LEVEL - 1, Limit(depth=3)).depth == 3
     board = Board()
     lines = next(iter(Searcher(4).search_multipv(board, Limit(depth=3), 4)))

@@ -129,6 +129,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         self.resize(hash_mb)
         self._timer: threading.Timer | None = None
         self._started = 0.0
+        self._node_budget = 0
 
     def resize(self, hash_mb: int) -> None:
         """Allocate a transposition table of about ``hash_mb`` megabytes (a power of two)."""
@@ -163,7 +164,9 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         stop = self.ctx[adapter.stop_slot] if armed else 0
         self.ctx[:] = 0
         self.ctx[adapter.stop_slot] = stop
-        self.ctx[adapter.node_limit_slot] = limit.nodes or 0
+        # the first depth is always searched to its end, so that there is a move to play: a
+        # node budget binds from the second depth on (:meth:`_deepen`)
+        self._node_budget = limit.nodes or 0
         soft, hard = time_budget(limit, board.turn)
         # the clock runs from here: reading tables for the search is part of the move's time
         self._started = time.perf_counter()
@@ -171,6 +174,11 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         deadline = None if soft is None else self._started + PREPARE_SHARE * soft
         adapter.prepare(board, self.tables, multipv=multipv, deadline=deadline)
         return soft, min(limit.depth or adapter.max_depth, adapter.max_depth)
+
+    def _deepen(self, depth: int) -> None:
+        """Before searching ``depth``: from the second depth on, the node budget binds."""
+        if depth == 2:
+            self.ctx[self.adapter.node_limit_slot] = self._node_budget
 
     def _end(self) -> None:
         if self._timer is not None:
@@ -215,6 +223,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
             if not adapter.playable(board):
                 return
             for depth in range(1, max_depth + 1):
+                self._deepen(depth)
                 score = int(self._search_depth(depth, previous))
                 if self._stopped() and depth > 1:
                     break
@@ -244,6 +253,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
             if not adapter.playable(board):
                 return
             for depth in range(1, max_depth + 1):
+                self._deepen(depth)
                 found = adapter.root_lines(board, depth, lines, self.tables, self._report)
                 if self._stopped() and depth > 1:
                     break
