@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from kradan import Board, Move
+from kradan.engine import Limit, Searcher
 from kradan.engine.levels import MAX_LEVEL
 from kradan.engine.protocol.uci import UciEngine
 
@@ -498,3 +499,20 @@ def test_full_strength_searches_one_line_and_a_weak_level_four() -> None:
     assert _depth_nodes("setoption name Skill Level value 19") == _depth_nodes(
         "setoption name MultiPV value 4", "setoption name Skill Level value 19"
     )
+
+
+def test_skill_level_one_chooses_among_ten_lines() -> None:
+    """At level 1 the engine's moves, over many searches, include moves outside the best four
+    of a depth-1 search: it chose among level_lines(1), ten."""
+    fen = "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"
+    board = Board(fen)
+    four = next(iter(Searcher(4).search_multipv(board, Limit(depth=1), 4)))
+    best_four = {line.pv[0].uci() for line in four}
+    session = new_session()
+    session.send("setoption name Skill Level value 1", f"position fen {fen}")
+    played = set()
+    for _ in range(40):
+        session.lines.clear()
+        session.send("go depth 1")
+        played.add(session.wait_for("bestmove").split()[1])
+    assert played - best_four

@@ -22,7 +22,7 @@ from .board import Board
 from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.counting_policy import apply_count_decision, count_decision
-from .engine.levels import MAX_LEVEL, level_limit, pick_move
+from .engine.levels import MAX_LEVEL, level_limit, level_lines, pick_move
 from .engine.searchers import Searchers
 from .engine.types import GameSearch, Limit, PlayResult, SearchInfo
 from .engine.weights import load as load_weights
@@ -97,7 +97,8 @@ class KradanPlayer:
             info: dict[str, object] = {"score": str(result.info.score)} if result.info else {}
             return PlayResult(result.move, info, count=count)
         lines: list[SearchInfo[Any]] = []
-        for found in searcher.search_multipv(board, level_limit(self.level, limit), 4):
+        limit = level_limit(self.level, limit)
+        for found in searcher.search_multipv(board, limit, level_lines(self.level)):
             lines = found  # the deepest completed iteration wins
         move = pick_move(board, lines, self.level, self.random)
         chosen = [line for line in lines if line.pv and line.pv[0] == move]

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from ... import __version__
 from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
-from ..levels import MAX_LEVEL, level_limit, pick_move
+from ..levels import MAX_LEVEL, level_limit, level_lines, pick_move
 from ..types import Limit, SearchInfo
 from .serve import serve
 from .session import (
@@ -271,7 +271,7 @@ class UciEngine(EngineSession):
                 self.send(f"bestmove {move.uci()}")
                 return
         level = self._level()
-        multipv = max(self.options.multipv, 4 if level < MAX_LEVEL else 1)
+        multipv = max(self.options.multipv, level_lines(level) if level < MAX_LEVEL else 1)
         last: list[SearchInfo[Any]] = []
         try:
             for infos in self._iterate(board, limit, multipv):
