@@ -4,8 +4,8 @@ Weaker levels search fewer nodes, and choose among the best few moves with contr
 randomness: the lower the level, the wider the margin of moves it will consider and the flatter
 its preference among them. No blunder tables: a weak move is always one the search found nearly
 as good. Among those, a weak level prefers a move that does not bring back an earlier position:
-its randomness would otherwise walk a king to and fro until the game is drawn by repetition
-(95 of 100 games between levels 1 and 2 ended so before this rule).
+its randomness among moves of nearly equal worth would otherwise walk a piece to and fro until
+the game is drawn by repetition.
 
 The node budget is the limit that binds at every level below 20: it doubles every two levels,
 from 400 nodes at level 1 (one ply) to 204,800 at level 19 (seven or eight plies in a

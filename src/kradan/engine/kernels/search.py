@@ -251,7 +251,7 @@ def _no_move_score(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray, ply: int)
 @jit
 def _stopped(ctx: np.ndarray) -> bool:
     """Whether to stop: on the flag, or on the node budget, to the node (the weak levels'
-    budgets start at 100 nodes)."""
+    budgets start at 400 nodes)."""
     limit = ctx[C_NODE_LIMIT]
     if limit and ctx[C_NODES] >= limit:
         ctx[C_STOP] = 1
