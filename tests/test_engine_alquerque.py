@@ -136,7 +136,7 @@ def test_multipv_orders_distinct_root_moves(searcher: AlquerqueSearcher) -> None
 def test_node_limit_and_stop(searcher: AlquerqueSearcher) -> None:
     board = Board(variant="alquerque")
     infos = list(searcher.search(board, Limit(nodes=5000)))
-    assert infos and infos[-1].nodes < 5000 + 2048
+    assert infos and infos[-1].nodes <= 5000  # the budget binds to the node
     searcher.stop()
     searcher.arm()
     assert list(searcher.search(board, Limit(depth=2), armed=True))

@@ -4,7 +4,7 @@ Principal variation search with a transposition table, quiescence on captures an
 move ordering (hash move, MVV-LVA, promotions, killers, history), null-move pruning, late-move
 reductions, check extensions and mate scores. Repetition (within the search, a second
 occurrence) and the counting limit are draws; Kar Ouk's first check ends the game because the
-side in check then has no move. The search checks ``ctx[C_STOP]`` every 2048 nodes, so another
+side in check then has no move. The search checks ``ctx[C_STOP]`` at every node, so another
 thread (a clock, a UCI ``stop``) can end it within milliseconds: the kernel releases the GIL.
 """
 
