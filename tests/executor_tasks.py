@@ -43,3 +43,14 @@ def node_of(item: int) -> str:
 
     time.sleep(0.3)
     return str(ray.get_runtime_context().get_node_id())
+
+
+def sigint_dispositions(item: int) -> tuple[str, str]:
+    """This worker's SIGINT handler, and the one a program it starts gets."""
+    import signal
+    import subprocess
+    import sys
+
+    probe = "import signal; print(signal.getsignal(signal.SIGINT))"
+    child = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    return getattr(signal.getsignal(signal.SIGINT), "__name__", "?"), child.stdout.strip()

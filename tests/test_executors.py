@@ -270,6 +270,23 @@ def _children_of(pid: int) -> list[int]:
     return found
 
 
+def test_a_worker_is_deaf_to_ctrl_c_from_its_start() -> None:
+    """SIGINT that reaches a worker while it is still starting (importing kradan, warming the
+    searches) leaves it running: the parent alone acts on Ctrl-C. An engine the worker starts
+    gets Ctrl-C's usual meaning back."""
+    import time
+
+    with LocalExecutor(1) as executor:
+        future = executor.submit(executor_tasks.sigint_dispositions, 0)
+        (pid,) = executor.worker_pids()
+        while not future.done():
+            os.kill(pid, signal.SIGINT)
+            time.sleep(0.05)
+        handler, child = future.result(timeout=60)
+    assert handler == "_ignore"
+    assert "default_int_handler" in child
+
+
 def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the terminal's process group: the command and its workers): exit 130,
     the PGN keeps the games finished in round order, and no worker is left running."""

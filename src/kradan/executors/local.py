@@ -4,14 +4,21 @@ Workers are started with ``spawn`` (a clean interpreter each, as on every platfo
 once (:func:`~kradan.executors.warm.warm_worker`). A worker that dies breaks the whole pool in
 the standard library: every task in flight fails with ``BrokenProcessPool``. The next
 submission then starts a fresh pool, and :func:`~kradan.executors.run_tasks` submits those
-tasks again."""
+tasks again.
+
+Ctrl-C is the parent's to handle: it cancels the tasks and ends the workers. A worker is
+started with SIGINT ignored (a terminal sends it to the whole process group, and a worker
+still importing kradan would print a traceback of its own)."""
 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .base import Executor
@@ -44,10 +51,11 @@ class LocalExecutor(Executor):
 
     def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
         pool = self._pool or self._fresh_pool()
-        try:
-            return pool.submit(call_warm, function, item)
-        except BrokenProcessPool:  # a worker died since the last submission
-            return self._fresh_pool().submit(call_warm, function, item)
+        with _sigint_ignored():  # a worker the pool starts now inherits it
+            try:
+                return pool.submit(call_warm, function, item)
+            except BrokenProcessPool:  # a worker died since the last submission
+                return self._fresh_pool().submit(call_warm, function, item)
 
     def is_worker_loss(self, error: BaseException) -> bool:
         return isinstance(error, BrokenProcessPool)
@@ -86,3 +94,18 @@ class LocalExecutor(Executor):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process for the moment it starts workers (the pool starts them on
+    submission): an ignored signal stays ignored across ``exec``, so a worker is deaf to Ctrl-C
+    from its first instruction. Only the main thread may change a handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
