@@ -79,7 +79,7 @@ def saved_games(path: Path, limit: int) -> list[GameRecord]:
     data = path.read_bytes()
     offsets = list(scan_offsets(io.BytesIO(data)))  # the file read once
     records = []
-    for start, end in zip(offsets, [*offsets[1:], len(data)], strict=True):
+    for start, end in zip(offsets, [*offsets[1:], len(data)][: len(offsets)], strict=True):
         text = data[start:end].decode("utf-8")
         headers = pgn.read_headers(io.StringIO(text))
         if headers is None or headers.get("Result", "*") == "*":
