@@ -12,7 +12,10 @@ Against the anchor each level's own score gives a second, independent estimate. 
 the table can be built over several sittings (``--levels 1-14`` today, ``--levels 14-20``
 tomorrow: the second table's ratings then count from level 14's). Below the table,
 the lowest level against a random mover: the floor a beginner stands on. Every match is
-``kradan match`` at the given time control, each opening played with both colours.
+``kradan match`` at the given time control, each opening played with both colours. The anchor
+matches run from the highest level down: the informative ones first (the lowest levels lose
+nearly every game to any engine). ``--saved-only`` plays nothing and prints the table of what
+``--pgn-dir`` holds (a match with fewer games than asked says how many).
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ def play(first: str, second: str, args: argparse.Namespace, label: str) -> Match
     started = time.perf_counter()
     path = args.pgn_dir / f"{label}.pgn" if args.pgn_dir else None
     done = saved_games(path, args.games) if path else []
+    if args.saved_only:
+        result = MatchResult(done)
+        if done:
+            print(f"{label}: {_cell(result)} ({100 * result.score:.1f}%), {len(done)} games saved")
+        return result
     games = tasks(first, second, args.variant, args.games - len(done),
                   TimeControl.parse(args.tc), skip_openings=len(done) // 2)  # fmt: skip
     handle = None
@@ -94,7 +102,7 @@ def saved_games(path: Path, limit: int) -> list[GameRecord]:
 
 
 def _cell(result: MatchResult | None) -> str:
-    if result is None:
+    if result is None or not result.games:
         return "-"
     elo, margin = result.elo()
     return f"+{result.wins} ={result.draws} -{result.losses}: {elo:+.0f} +/- {margin:.0f}"
@@ -111,6 +119,8 @@ def main() -> None:
                         help=f"the engine every level also plays (default xboard:{FAIRY_MAX} "
                              "when it is installed; 'none': no anchor)")  # fmt: skip
     parser.add_argument("--pgn-dir", type=Path, default=None, help="save each match's games here")
+    parser.add_argument("--saved-only", action="store_true",
+                        help="play nothing: the table of the games --pgn-dir holds")  # fmt: skip
     args = parser.parse_args()
     anchor = args.anchor
     if anchor is None:
@@ -123,7 +133,7 @@ def main() -> None:
         below[level] = play(f"kradan:level={level}", f"kradan:level={level - 1}", args,
                             f"level{level}-vs-level{level - 1}")  # fmt: skip
     if anchor != "none":
-        for level in args.levels:
+        for level in reversed(args.levels):
             against_anchor[level] = play(
                 f"kradan:level={level}", anchor, args, f"level{level}-vs-anchor"
             )
@@ -132,15 +142,18 @@ def main() -> None:
     )
 
     rows = []
-    rating, variance = 0.0, 0.0
+    rating, variance, known = 0.0, 0.0, True
     for level in args.levels:
         step = below.get(level)
-        if step is not None:
+        if step is not None and step.games:
             elo, margin = step.elo()
             rating += elo
             variance += margin**2
+        elif level != args.levels[0]:
+            known = False  # a step not measured: no rating from here up
         rows.append([
-            str(level), f"{rating:+.0f}", f"{math.sqrt(variance):.0f}", _cell(step),
+            str(level), f"{rating:+.0f}" if known else "?",
+            f"{math.sqrt(variance):.0f}" if known else "?", _cell(step),
             _cell(against_anchor.get(level)),
         ])  # fmt: skip
     print_table(
