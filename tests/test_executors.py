@@ -287,6 +287,45 @@ def test_a_worker_is_deaf_to_ctrl_c_from_its_start() -> None:
     assert "default_int_handler" in child
 
 
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie has ended: it waits only to be reaped)."""
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def test_a_worker_ends_when_its_parent_is_killed() -> None:
+    """A parent killed outright (no time to end its pool) leaves no worker playing out its
+    tasks: each ends itself within a second or so."""
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import time\n"
+        "from kradan.executors.local import LocalExecutor\n"
+        "from tests import executor_tasks\n"
+        "executor = LocalExecutor(1)\n"
+        "print(executor.submit(executor_tasks.slow_pid, 0.0).result(), flush=True)\n"
+        "executor.submit(executor_tasks.slow_pid, 600.0)\n"
+        "time.sleep(600)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=root, stdout=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    assert process.stdout is not None
+    worker = int(process.stdout.readline())
+    assert _running(worker)
+    process.kill()
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while _running(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(worker), "the worker outlived its parent"
+
+
 def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the terminal's process group: the command and its workers): exit 130,
     the PGN keeps the games finished in round order, and no worker is left running."""

@@ -8,13 +8,17 @@ tasks again.
 
 Ctrl-C is the parent's to handle: it cancels the tasks and ends the workers. A worker is
 started with SIGINT ignored (a terminal sends it to the whole process group, and a worker
-still importing kradan would print a traceback of its own)."""
+still importing kradan would print a traceback of its own). A worker whose parent is gone
+(killed, where it had no time to end its workers) ends itself within a second, rather than
+play out the tasks it holds."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +27,9 @@ from typing import Any, TypeVar
 
 from .base import Executor
 from .warm import call_warm, warm_worker
+
+#: how often a worker looks whether its parent still runs, in seconds
+PARENT_POLL_SECONDS = 0.5
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -46,7 +53,9 @@ class LocalExecutor(Executor):
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=warm_worker)
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
+        )
         return self._pool
 
     def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
@@ -94,6 +103,30 @@ class LocalExecutor(Executor):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def start_worker(parent: int) -> None:
+    """Each local worker's start: Ctrl-C left to the parent, a watch on the parent, and the
+    compiled code loaded (:func:`~kradan.executors.warm.warm_worker`)."""
+    # started with SIGINT ignored (_sigint_ignored); a handler that does nothing instead, as
+    # the engines this worker starts get SIGINT's default back (exec resets a handled signal,
+    # not an ignored one)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _ignore)
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+    warm_worker()
+
+
+def _ignore(_signal: int, _frame: object) -> None:
+    """Ctrl-C in a worker: nothing (the parent cancels the tasks and ends the workers)."""
+
+
+def _exit_with(parent: int) -> None:
+    """End this process once ``parent`` is no longer its parent (it died; the engines this
+    worker runs read the end of their input and end too)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 @contextmanager

@@ -7,14 +7,7 @@ per process: a worker that serves many tasks pays it on its first task only, and
 
 from __future__ import annotations
 
-import signal
-import threading
-
 _warm = False
-
-
-def _ignore(_signal: int, _frame: object) -> None:
-    """Ctrl-C in a worker: nothing (the parent cancels the tasks and ends the workers)."""
 
 
 def warm_worker() -> None:
@@ -22,12 +15,6 @@ def warm_worker() -> None:
     global _warm
     if _warm:
         return
-    # started with SIGINT ignored (LocalExecutor); a handler of its own instead, as engines this
-    # worker starts get SIGINT's default back (a handled signal is reset by exec, an ignored is not)
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN and threading.current_thread() is (
-        threading.main_thread()
-    ):
-        signal.signal(signal.SIGINT, _ignore)
     from ..alquerque import Board as AlquerqueBoard
     from ..board import Board
     from ..engine.searchers import Searchers
