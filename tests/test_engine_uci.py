@@ -12,7 +12,7 @@ import pytest
 
 from kradan import Board, Move
 from kradan.engine import Limit, Searcher
-from kradan.engine.levels import MAX_LEVEL
+from kradan.engine.levels import MAX_LEVEL, level_rating
 from kradan.engine.protocol.uci import UciEngine
 
 from .protocol_session import EngineProcess
@@ -431,17 +431,35 @@ def test_a_complaint_is_cut_to_its_limit_and_says_how_long_it_was() -> None:
 
 
 def test_limit_strength_and_elo_choose_the_level() -> None:
+    """UCI_Elo picks the level whose measured strength is nearest (docs/strength.md's ladder):
+    each level's own rating picks it, and a rating between two picks the nearer."""
     engine = new_session().engine
     assert engine._level() == MAX_LEVEL  # full strength unless asked
     engine.cmd_setoption(["name", "UCI_LimitStrength", "value", "true"])
-    engine.cmd_setoption(["name", "UCI_Elo", "value", "600"])
     assert engine.options.limit_strength is True
-    assert engine._level() == 2  # 600 Elo: round(100 / 2300 * 19) + 1
-    engine.cmd_setoption(["name", "UCI_Elo", "value", "2800"])
-    assert engine._level() == MAX_LEVEL
+    for level in range(1, MAX_LEVEL + 1):
+        engine.cmd_setoption(["name", "UCI_Elo", "value", str(level_rating(level))])
+        assert engine._level() == level
+    below, above = level_rating(9), level_rating(10)
+    engine.cmd_setoption(["name", "UCI_Elo", "value", str(below + (above - below) // 3)])
+    assert engine._level() == 9
+    engine.cmd_setoption(["name", "UCI_Elo", "value", str(above - (above - below) // 3)])
+    assert engine._level() == 10
     engine.cmd_setoption(["name", "UCI_LimitStrength", "value", "false"])
-    engine.cmd_setoption(["name", "UCI_Elo", "value", "600"])
     assert engine._level() == MAX_LEVEL
+
+
+def test_the_elo_scale_is_the_measured_ladder() -> None:
+    """Level 1 is UCI_Elo 500 and every level above it stands higher by its measured steps; the
+    option offers exactly that range."""
+    assert level_rating(1) == 500
+    ratings = [level_rating(level) for level in range(1, MAX_LEVEL + 1)]
+    assert ratings == sorted(set(ratings))  # every level stronger than the one below
+    session = new_session()
+    session.send("uci")
+    option = next(line for line in session.lines if "name UCI_Elo " in line)
+    assert option.split()[-6:] == ["default", str(ratings[-1]), "min", "500", "max",
+                                   str(ratings[-1])]  # fmt: skip
 
 
 def test_movetime_is_read_in_milliseconds() -> None:

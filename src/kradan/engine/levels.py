@@ -56,6 +56,25 @@ def level_lines(level: int) -> int:
     return 4 + 2 * max(0, 4 - level)
 
 
+#: each level's strength in Elo over level 1, as measured: each level against the one below,
+#: 100 games a pair at 10+0.1 (``python benchmarks/levels.py``, 2026-12-02; docs/strength.md)
+LEVEL_ELO = (0, 104, 223, 414, 463, 522, 578, 638, 676, 729,
+             821, 881, 926, 986, 1056, 1131, 1169, 1232, 1292, 1550)  # fmt: skip
+#: UCI_Elo's value for level 1. A convention: no rating list for Makruk exists to set the scale's
+#: origin by, so only the differences between levels are measured
+LEVEL_ONE_UCI_ELO = 500
+
+
+def level_rating(level: int) -> int:
+    """The UCI_Elo that ``level`` stands for."""
+    return LEVEL_ONE_UCI_ELO + LEVEL_ELO[level - 1]
+
+
+def level_for_rating(elo: int) -> int:
+    """The level whose measured strength is nearest to UCI_Elo ``elo`` (the lower on a tie)."""
+    return min(range(1, MAX_LEVEL + 1), key=lambda level: abs(level_rating(level) - elo))
+
+
 def level_limit(level: int, limit: Limit) -> Limit:
     """``limit`` tightened for ``level``: the level's node budget (the depth is left as given)."""
     nodes = level_nodes(level)

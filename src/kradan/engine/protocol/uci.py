@@ -21,7 +21,14 @@ from typing import Any, TextIO
 from ... import __version__
 from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
-from ..levels import MAX_LEVEL, level_limit, level_lines, pick_move
+from ..levels import (
+    MAX_LEVEL,
+    level_for_rating,
+    level_limit,
+    level_lines,
+    level_rating,
+    pick_move,
+)
 from ..types import Limit, SearchInfo
 from .serve import serve
 from .session import (
@@ -43,7 +50,7 @@ class Options:
     multipv: int = 1
     level: int = MAX_LEVEL
     limit_strength: bool = False
-    elo: int = 2000
+    elo: int = level_rating(MAX_LEVEL)
     #: the endgame tables' directory (``None``: the default; ``False``: none)
     egtb_path: Path | bool | None = None
     egtb_depth: int = 1
@@ -102,7 +109,8 @@ class UciEngine(EngineSession):
         self.send(f"option name UCI_Variant type combo default makruk {variants}")
         self.send(f"option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
         self.send("option name UCI_LimitStrength type check default false")
-        self.send("option name UCI_Elo type spin default 2000 min 500 max 2800")
+        low, high = level_rating(1), level_rating(MAX_LEVEL)
+        self.send(f"option name UCI_Elo type spin default {high} min {low} max {high}")
         self.send(f"option name EgtbPath type string default {DEFAULT_TABLES}")
         self.send("option name EgtbProbeDepth type spin default 1 min 1 max 100")
         self.send("option name OwnBook type check default false")
@@ -144,7 +152,7 @@ class UciEngine(EngineSession):
         elif name == "uci_limitstrength":
             self.options.limit_strength = value.lower() == "true"
         elif name == "uci_elo":
-            self.options.elo = _int(value, 500, 2800)
+            self.options.elo = _int(value, level_rating(1), level_rating(MAX_LEVEL))
         elif name == "egtbpath":
             self.wait()
             self.options.egtb_path = tables_directory(value)
@@ -258,9 +266,7 @@ class UciEngine(EngineSession):
 
     def _level(self) -> int:
         if self.options.limit_strength:
-            return max(
-                1, min(MAX_LEVEL, round((self.options.elo - 500) / 2300 * (MAX_LEVEL - 1)) + 1)
-            )
+            return level_for_rating(self.options.elo)
         return self.options.level
 
     def think(self, board: AnyBoard, limit: Limit) -> None:
