@@ -126,7 +126,7 @@ def _exit_with(parent: int) -> None:
     worker runs read the end of their input and end too)."""
     while os.getppid() == parent:
         time.sleep(PARENT_POLL_SECONDS)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)  # at once, as the parent went: no task to finish
 
 
 @contextmanager
@@ -134,7 +134,9 @@ def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored in this process for the moment it starts workers (the pool starts them on
     submission): an ignored signal stays ignored across ``exec``, so a worker is deaf to Ctrl-C
     from its first instruction. Only the main thread may change a handler."""
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is None  # a handler set outside Python: left alone
+    ):
         yield
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
