@@ -41,8 +41,9 @@ _STALEMATE_SCORE = {
 
 
 class ChessAdapter(GameAdapter[Board, Move]):
-    """The chess-family kernel: aspiration windows, and killers and history that persist
-    from one search to the next (history decays by 8 at each new single-line search)."""
+    """The chess-family kernel: aspiration windows, and killers, history and continuation
+    history that persist from one search to the next within a game (the history halves at
+    each new single-line search); the transposition table's age counts the searches."""
 
     ctx_size = S.CTX_NB
     stop_slot = S.C_STOP
@@ -60,6 +61,8 @@ class ChessAdapter(GameAdapter[Board, Move]):
     def __init__(self) -> None:
         self._killers = np.zeros((S.MAX_PLY + 1, 2), dtype=np.int32)
         self._history = np.zeros((2, 64, 64), dtype=np.int64)
+        self._cont = np.zeros((S.PIECE_TO_NB, S.PIECE_TO_NB), dtype=np.int32)
+        self._age = 0
         self._pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), dtype=np.int32)
         self._pv_length = np.zeros(S.MAX_PLY + 1, dtype=np.int64)
         self._bbs = self._info = _NOTHING
@@ -74,6 +77,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
 
     def clear(self) -> None:
         self._history[:] = 0
+        self._cont[:] = 0
         self._killers[:] = 0
 
     def prepare(
@@ -82,6 +86,8 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
         self._row = self.weights[W.eval_set(self._info)]
         variant = board.variant
+        self._age = (self._age + 1) & 255
+        tables.ctx[S.C_AGE] = self._age
         tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
         most = self.egtb.prepare(board, deadline) if self.egtb is not None else 0
@@ -92,7 +98,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
         if most and self.egtb is not None:
             self._slab, self._slots = self.egtb.slab, self.egtb.slots
         if not multipv:
-            self._history //= 8
+            self._history //= 2
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves)
@@ -103,8 +109,8 @@ class ChessAdapter(GameAdapter[Board, Move]):
         return int(
             S.search_root(
                 self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
-                tables.tt_data, self._killers, self._history, self._pv, self._pv_length, excluded,
-                self._slab, self._slots, self._row,
+                tables.tt_data, self._killers, self._history, self._cont, self._pv,
+                self._pv_length, excluded, self._slab, self._slots, self._row,
             )
         )  # fmt: skip
 

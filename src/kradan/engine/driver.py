@@ -99,6 +99,8 @@ LONGEST_WAIT = 1e9
 #: the share of a move's soft time that reading endgame tables for its search may take; the
 #: tables it leaves are read by later searches (a 4-piece table takes about 0.1 s)
 PREPARE_SHARE = 0.5
+#: an aspiration window that has failed until it is wider than this searches without bounds
+ASPIRATION_WIDEST = 1000
 
 
 def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
@@ -199,7 +201,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
 
     def _search_depth(self, depth: int, previous: int) -> int:
         """The root search at ``depth``: in an aspiration window around ``previous`` where the
-        game uses one, searched again wide when the score falls outside it."""
+        game uses one, widened on the side where the score fell outside it."""
         adapter = self.adapter
         infinite = adapter.infinite
         if adapter.aspiration is None:
@@ -210,7 +212,15 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
             score = adapter.search_root(depth, alpha, beta, self.tables)
             if self._stopped() or alpha < score < beta:
                 return score
-            alpha, beta = -infinite, infinite  # the window failed: search wide
+            # the window failed: widen it on the side that failed, twice as far each time, and
+            # search wide once it has grown past a few pawns
+            window *= 2
+            if window > ASPIRATION_WIDEST:
+                alpha, beta = -infinite, infinite
+            elif score <= alpha:
+                alpha, beta = max(score - window, -infinite), (alpha + beta) // 2
+            else:
+                beta = min(score + window, infinite)
 
     def search(
         self, board: BoardT, limit: Limit | None = None, *, armed: bool = False

@@ -1,11 +1,16 @@
 """The compiled alpha-beta search for the chess family.
 
-Principal variation search with a transposition table, quiescence on captures and promotions,
-move ordering (hash move, MVV-LVA, promotions, killers, history), null-move pruning, late-move
-reductions, check extensions and mate scores. Repetition (within the search, a second
-occurrence) and the counting limit are draws; Kar Ouk's first check ends the game because the
-side in check then has no move. The search checks ``ctx[C_STOP]`` at every node, so another
-thread (a clock, a UCI ``stop``) can end it within milliseconds: the kernel releases the GIL.
+Principal variation search with a two-way transposition table (probed in quiescence too),
+quiescence on captures and promotions that do not lose material, move ordering by
+:mod:`.ordering` (hash move, exchange-checked captures, promotions, killers, history and
+continuation history), and the pruning of the strongest engines: reverse futility, null move
+with a reduction that grows with the margin, internal iterative reduction, late-move pruning,
+futility, history and exchange pruning, and late-move reductions steered by history and by
+whether the side to move is improving. Check extensions and mate scores. Repetition (within
+the search, a second occurrence) and the counting limit are draws; Kar Ouk's first check ends
+the game because the side in check then has no move, so nothing that might skip a check is
+pruned there. The search checks ``ctx[C_STOP]`` at every node, so another thread (a clock, a
+UCI ``stop``) can end it within milliseconds: the kernel releases the GIL.
 """
 
 from __future__ import annotations
@@ -26,14 +31,8 @@ from ..._core.layout import (
     I_RULE50,
     I_SP,
     I_STM,
-    KIND_DROP,
-    KIND_PIECE_PROMOTION,
-    KIND_PROMOTION,
     KING,
     MAX_MOVES,
-    MOVE_FROM_SHIFT,
-    MOVE_KIND_MASK,
-    MOVE_KIND_SHIFT,
     MOVE_TO_MASK,
     PAWN,
     UB_KEY,
@@ -42,7 +41,21 @@ from ..._core.layout import (
 )
 from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
 from ..._core.movegen import legal_moves
+from . import transposition as T
 from .evaluate import VALUES, evaluate
+from .exchange import exchange_value, loses_material
+from .ordering import (
+    KILLER,
+    PIECE_TO_NB,
+    PRUNED,
+    is_capture,
+    is_tactical,
+    order_captures,
+    order_moves,
+    pick,
+    piece_to,
+    reward_quiet,
+)
 from .tablebase import NO_VALUE
 from .tablebase import probe as table_probe
 
@@ -62,6 +75,12 @@ MATE = 30000
 INFINITE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond this are mates
 MAX_PLY = 128
+assert MATE_BOUND == T.MATE_BOUND
+#: the search stack's rows: a row per ply, two before the root (``stack[ply + 2]``)
+STACK_OFFSET = 2
+S_EVAL = 0  # the static evaluation (-INFINITE: in check)
+S_PIECE_TO = 1  # the move made from this ply, as a continuation-history index (-1: none)
+STACK_NB = 2
 
 # ctx: shared int64 array
 C_STOP = 0  # set to 1 to stop the search
@@ -75,63 +94,8 @@ C_EGTB_PIECES = 7  # endgame tables: the most pieces of the tables loaded (0: no
 C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search probes
 C_TB_HITS = 9  # endgame-table probes that answered
 C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
-CTX_NB = 11
-
-# transposition table entry: move | (score + 32768) << 20 | depth << 36 | bound << 44
-BOUND_EXACT = 1
-BOUND_LOWER = 2
-BOUND_UPPER = 3
-
-
-@jit
-def _tt_probe(tt_keys: np.ndarray, tt_data: np.ndarray, key: np.uint64) -> int:
-    index = np.int64(key & np.uint64(len(tt_keys) - 1))
-    if tt_keys[index] == key:
-        return tt_data[index]
-    return -1
-
-
-@jit
-def _tt_store(
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    key: np.uint64,
-    move: int,
-    score: int,
-    depth: int,
-    bound: int,
-) -> None:
-    index = np.int64(key & np.uint64(len(tt_keys) - 1))
-    old = tt_data[index]
-    if tt_keys[index] == key and old >= 0 and ((old >> 36) & 255) > depth and bound != BOUND_EXACT:
-        return  # keep the deeper entry for this position
-    tt_keys[index] = key
-    # 64-bit arithmetic throughout, so the packing is the same with NUMBA_DISABLE_JIT
-    # (pure Python, used by mutation testing), where a move arrives as an int32
-    tt_data[index] = (
-        (np.int64(move) & 0xFFFFF)
-        | ((np.int64(score) + 32768) << 20)
-        | (np.int64(depth) << 36)
-        | (np.int64(bound) << 44)
-    )
-
-
-@jit
-def _score_to_tt(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
-        return score + ply
-    if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-@jit
-def _score_from_tt(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
+C_AGE = 11  # the transposition table's age: which search wrote an entry (0-255)
+CTX_NB = 12
 
 
 @jit
@@ -153,67 +117,6 @@ def _is_draw(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray) -> bool:
             return True
         back += 2
     return False
-
-
-@jit
-def _order(
-    bbs: np.ndarray,
-    info: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    n: int,
-    tt_move: int,
-    killers: np.ndarray,
-    history: np.ndarray,
-    ply: int,
-) -> None:
-    us = info[I_STM]
-    for i in range(n):
-        move = moves[i]
-        to = move & MOVE_TO_MASK
-        frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
-        kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-        if move == tt_move:
-            scores[i] = 1 << 30
-            continue
-        score = 0
-        if kind != KIND_DROP and kind != KIND_PIECE_PROMOTION:
-            victim = info[I_BOARD + to]
-            if victim != 0 and (victim >> 3) != us:
-                attacker = info[I_BOARD + frm]
-                score = (1 << 24) + VALUES[(victim & 7) - 1] * 16 - VALUES[(attacker & 7) - 1] // 16
-        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
-            score += 1 << 23
-        if score == 0:
-            if move == killers[ply, 0]:
-                score = 1 << 22
-            elif move == killers[ply, 1]:
-                score = (1 << 22) - 1
-            else:
-                score = history[us, frm, to]
-        scores[i] = score
-
-
-@jit
-def _pick(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
-    best = start
-    for i in range(start + 1, n):
-        if scores[i] > scores[best]:
-            best = i
-    moves[start], moves[best] = moves[best], moves[start]
-    scores[start], scores[best] = scores[best], scores[start]
-    return moves[start]
-
-
-@jit
-def _is_tactical(info: np.ndarray, move: int) -> bool:
-    kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-    if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
-        return True
-    if kind == KIND_DROP:
-        return False
-    victim = info[I_BOARD + (move & MOVE_TO_MASK)]
-    return victim != 0 and (victim >> 3) != info[I_STM]
 
 
 @jit
@@ -259,32 +162,35 @@ def _stopped(ctx: np.ndarray) -> bool:
 
 
 @jit
-def _order_captures(info: np.ndarray, moves: np.ndarray, scores: np.ndarray, n: int) -> None:
-    us = info[I_STM]
-    for i in range(n):
-        move = moves[i]
-        kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-        score = 0
-        if kind != KIND_DROP and kind != KIND_PIECE_PROMOTION:
-            victim = info[I_BOARD + (move & MOVE_TO_MASK)]
-            if victim != 0 and (victim >> 3) != us:
-                attacker = info[I_BOARD + ((move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK)]
-                score = VALUES[(victim & 7) - 1] * 16 - VALUES[(attacker & 7) - 1] // 16
-        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
-            score += 1000
-        scores[i] = score
+def _bound(best: int, alpha: int, beta: int) -> int:
+    if best >= beta:
+        return T.BOUND_LOWER
+    if best > alpha:
+        return T.BOUND_EXACT
+    return T.BOUND_UPPER
+
+
+@jit
+def _cuts(entry: int, score: int, alpha: int, beta: int) -> bool:
+    """Whether the stored ``score`` with the entry's bound decides a search in (alpha, beta)."""
+    bound = T.entry_bound(entry)
+    if bound == T.BOUND_EXACT:
+        return True
+    if bound == T.BOUND_LOWER:
+        return score >= beta
+    return bound == T.BOUND_UPPER and score <= alpha
 
 
 # Recursive functions get explicit signatures: numba then compiles them eagerly, which its
 # on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
 _QUIESCE_SIGNATURE = (
-    "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], int32[:, ::1], int64[:, ::1],"
-    " int64[::1])"
+    "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], uint64[::1], int64[::1],"
+    " int32[:, ::1], int64[:, ::1], int64[::1])"
 )
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
-    " int64[::1], boolean, uint8[::1], int64[::1], int64[::1])"
+    " int64[:, ::1], int32[:, ::1], int64[::1], boolean, uint8[::1], int64[::1], int64[::1])"
 )
 
 
@@ -296,6 +202,8 @@ def quiesce(
     beta: int,
     ply: int,
     ctx: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_data: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     weights: np.ndarray,
@@ -308,6 +216,13 @@ def quiesce(
     checked = in_check(bbs, info[I_STM])
     if ply >= MAX_PLY - 1:
         return evaluate(bbs, info, weights)
+    key = bbs[BB_KEY]
+    entry = T.tt_probe(tt_keys, tt_data, key)
+    tt_move = T.entry_move(entry)
+    if entry >= 0 and beta - alpha == 1:
+        tt_score = T.score_from_tt(T.entry_score(entry), ply)
+        if _cuts(entry, tt_score, alpha, beta):
+            return tt_score
     stand = -INFINITE
     if not checked:
         # stand pat before the moves are generated: most quiescence nodes end here, and the
@@ -319,31 +234,48 @@ def quiesce(
     n = legal_moves(bbs, info, buffer)
     if n == 0:
         return _no_move_score(bbs, info, ctx, ply)
+    original_alpha = alpha
     if stand > alpha:
         alpha = stand
+    # a check ends Kar Ouk, so there even a capture that loses material is searched
+    sure = not checked and info[V_CHECK_WINS] == 0
     keep = 0
     for i in range(n):
-        if checked or _is_tactical(info, buffer[i]):
-            buffer[keep] = buffer[i]
+        move = buffer[i]
+        if checked or is_tactical(info, move):
+            buffer[keep] = move
             keep += 1
     line = scores[ply]
-    _order_captures(info, buffer, line, keep)
+    order_captures(bbs, info, buffer, line, keep, tt_move)
+    best = stand
+    best_move = -1
     for i in range(keep):
-        move = _pick(buffer, line, i, keep)
-        if not checked and line[i] < 1000:  # a capture, not a promotion: delta pruning
+        move = pick(buffer, line, i, keep)
+        if sure and is_capture(info, move):
             victim = info[I_BOARD + (move & MOVE_TO_MASK)]
-            if victim != 0 and stand + VALUES[(victim & 7) - 1] + 200 < alpha:
+            if stand + VALUES[(victim & 7) - 1] + 200 < alpha:
+                continue  # delta pruning: even the victim will not bring it back
+            if loses_material(bbs, info, move):
                 continue
         make_move(bbs, info, move)
-        score = -quiesce(bbs, info, -beta, -alpha, ply + 1, ctx, moves, scores, weights)
+        score = -quiesce(
+            bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights
+        )
         unmake_move(bbs, info)
         if ctx[C_STOP]:
             return 0
-        if score >= beta:
-            return score
-        if score > alpha:
-            alpha = score
-    return alpha
+        if score > best:
+            best = score
+            if score > alpha:
+                best_move = move
+                alpha = score
+                if score >= beta:
+                    break
+    if best == -INFINITE:
+        best = alpha  # in check, every evasion mated: only when every one was searched
+    bound = _bound(best, original_alpha, beta)
+    T.tt_store(tt_keys, tt_data, key, best_move, T.score_to_tt(best, ply), 0, bound, ctx[C_AGE])
+    return best
 
 
 @numba.njit(_SEARCH_SIGNATURE, cache=True)
@@ -359,6 +291,8 @@ def search(
     tt_data: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
+    cont: np.ndarray,
+    stack: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     pv: np.ndarray,
@@ -393,125 +327,128 @@ def search(
     if checked:
         depth += 1
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return quiesce(bbs, info, alpha, beta, ply, ctx, moves, scores, weights)
+        return quiesce(bbs, info, alpha, beta, ply, ctx, tt_keys, tt_data, moves, scores, weights)
     ctx[C_NODES] += 1
     if _stopped(ctx):
         return 0
     key = bbs[BB_KEY]
     pv_node = beta - alpha > 1
-    tt_move = -1
-    entry = _tt_probe(tt_keys, tt_data, key)
+    entry = T.tt_probe(tt_keys, tt_data, key)
+    tt_move = T.entry_move(entry)
+    tt_score = -INFINITE
     if entry >= 0:
-        tt_move = entry & 0xFFFFF
-        tt_depth = (entry >> 36) & 255
-        if tt_depth >= depth and not pv_node and ply > 0:
-            tt_score = _score_from_tt(((entry >> 20) & 0xFFFF) - 32768, ply)
-            bound = (entry >> 44) & 3
-            if bound == BOUND_EXACT:
-                return tt_score
-            if bound == BOUND_LOWER and tt_score >= beta:
-                return tt_score
-            if bound == BOUND_UPPER and tt_score <= alpha:
-                return tt_score
+        tt_score = T.score_from_tt(T.entry_score(entry), ply)
+        if T.entry_depth(entry) >= depth and not pv_node and _cuts(entry, tt_score, alpha, beta):
+            return tt_score
 
-    static_eval = -INFINITE if checked else evaluate(bbs, info, weights)
+    row = ply + STACK_OFFSET
+    prev1 = stack[row - 1, S_PIECE_TO]
+    prev2 = stack[row - 2, S_PIECE_TO]
+    if checked:
+        static_eval = eval_ = -INFINITE
+        improving = False
+    else:
+        static_eval = eval_ = evaluate(bbs, info, weights)
+        if entry >= 0 and abs(tt_score) < MATE_BOUND:
+            bound = T.entry_bound(entry)
+            if (bound == T.BOUND_EXACT) or (bound == T.BOUND_LOWER) == (tt_score > eval_):
+                eval_ = tt_score  # the table's bound says more than the evaluation
+        before = stack[row - 2, S_EVAL]
+        improving = before == -INFINITE or static_eval > before
+    stack[row, S_EVAL] = static_eval
     # checks end Kar Ouk at once, so nothing that might skip a checking move is safe there
     prunable = not pv_node and not checked and info[V_CHECK_WINS] == 0
-    if prunable and depth <= 4 and abs(beta) < MATE_BOUND and static_eval - 110 * depth >= beta:
-        return static_eval  # reverse futility: far above beta, a shallow search will not fall
+    if prunable and depth <= 7 and abs(beta) < MATE_BOUND:
+        if eval_ - 90 * (depth - int(improving)) >= beta:
+            return eval_  # reverse futility: far above beta, a shallow search will not fall
 
-    null_candidate = allow_null and not checked and not pv_node and depth >= 3
-    if null_candidate and _has_pieces(bbs, info) and static_eval >= beta:
-        reduction = 2 + depth // 6
-        make_null(bbs, info)
-        score = -search(
-            bbs,
-            info,
-            depth - 1 - reduction,
-            -beta,
-            -beta + 1,
-            ply + 1,
-            ctx,
-            tt_keys,
-            tt_data,
-            killers,
-            history,
-            moves,
-            scores,
-            pv,
-            pv_length,
-            no,
-            slab,
-            slots,
-            weights,
-        )
-        unmake_null(bbs, info)
-        if ctx[C_STOP]:
-            return 0
-        if score >= beta and score < MATE_BOUND:
-            return beta
+    if prunable and allow_null and depth >= 3 and eval_ >= beta and static_eval >= beta:
+        if _has_pieces(bbs, info):
+            reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
+            stack[row, S_PIECE_TO] = -1
+            make_null(bbs, info)
+            score = -search(
+                bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
+                tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
+                slots, weights,
+            )  # fmt: skip
+            unmake_null(bbs, info)
+            if ctx[C_STOP]:
+                return 0
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+
+    if depth >= 4 and tt_move < 0:
+        depth -= 1  # internal iterative reduction: no move known, a shallower look finds one
 
     buffer = moves[ply]
     n = legal_moves(bbs, info, buffer)
     if n == 0:
         return _no_move_score(bbs, info, ctx, ply)
     line = scores[ply]
-    _order(bbs, info, buffer, line, n, tt_move, killers, history, ply)
+    order_moves(bbs, info, buffer, line, n, tt_move, killers, history, cont, prev1, prev2, ply)
     best = -INFINITE
-    best_move = buffer[0]
+    best_move = -1
     original_alpha = alpha
-    us = info[I_STM]
     quiets = 0
     for i in range(n):
-        move = _pick(buffer, line, i, n)
-        tactical = _is_tactical(info, move)
-        if not tactical:
-            quiets += 1
-            if prunable and i > 0 and best > -MATE_BOUND:
-                if depth <= 3 and quiets > 3 + 2 * depth * depth:
+        move = pick(buffer, line, i, n)
+        ordered = line[i]
+        tactical = is_tactical(info, move)
+        reduction = LMR[min(depth, 63), min(i, 63)] if i > 0 else 0
+        if prunable and best > -MATE_BOUND:
+            if not tactical:
+                quiets += 1
+                lmr_depth = max(depth - 1 - reduction, 0)
+                if depth <= 7 and quiets > (4 + depth * depth) // (2 - int(improving)):
+                    line[i] = PRUNED
                     continue  # late move pruning
-                if depth <= 2 and static_eval + 90 + 110 * depth <= alpha:
+                if lmr_depth <= 6 and static_eval + 100 + 90 * lmr_depth <= alpha:
+                    line[i] = PRUNED
                     continue  # futility: a quiet move will not bring it back
+                if lmr_depth <= 2 and ordered < KILLER and ordered < -4000 * depth:
+                    line[i] = PRUNED
+                    continue  # history: such moves have failed here before
+                if lmr_depth <= 6 and exchange_value(bbs, info, move) < -30 * lmr_depth * lmr_depth:
+                    line[i] = PRUNED
+                    continue  # the piece is lost where it goes
+            elif depth <= 6 and ordered < 0 and exchange_value(bbs, info, move) < -100 * depth:
+                line[i] = PRUNED
+                continue  # a capture that loses too much
+        stack[row, S_PIECE_TO] = piece_to(info, move)
         make_move(bbs, info, move)
         gives_check = in_check(bbs, info[I_STM])
         # principal variation search: the first move with the full window, the others with a
         # null window (reduced late in the list), searched again at full depth and then with the
         # full window while they beat alpha
-        reduction = 0
-        if depth >= 3 and i >= 3 and not tactical and not checked and not gives_check:
-            reduction = LMR[min(depth, 63), min(i, 63)]
+        late = i >= (3 if pv_node else 2)
+        if depth >= 3 and late and (not tactical or ordered < 0) and not checked:
             if pv_node:
                 reduction -= 1
+            if not improving:
+                reduction += 1
+            if ordered >= KILLER - 1 and not tactical:
+                reduction -= 1
+            if gives_check:
+                reduction -= 1
+            if not tactical:
+                reduction -= max(-2, min(2, ordered // 8000))
             reduction = max(0, min(reduction, depth - 2))
+        else:
+            reduction = 0
         full_window = i == 0
         while True:
             low = -beta if full_window else -alpha - 1
             score = -search(
-                bbs,
-                info,
-                depth - 1 - reduction,
-                low,
-                -alpha,
-                ply + 1,
-                ctx,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                moves,
-                scores,
-                pv,
-                pv_length,
-                yes,
-                slab,
-                slots,
+                bbs, info, depth - 1 - reduction, low, -alpha, ply + 1, ctx, tt_keys, tt_data,
+                killers, history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
                 weights,
-            )
+            )  # fmt: skip
             if full_window or score <= alpha:
                 break
             if reduction > 0:
                 reduction = 0  # a reduced move that beats alpha: search it at full depth
-            elif score < beta:
+            elif score < beta and pv_node:
                 full_window = True  # inside the window: search it with the full window
             else:
                 break
@@ -520,8 +457,8 @@ def search(
             return 0
         if score > best:
             best = score
-            best_move = move
             if score > alpha:
+                best_move = move
                 alpha = score
                 pv[ply, 0] = move
                 for j in range(pv_length[ply + 1]):
@@ -529,19 +466,17 @@ def search(
                 pv_length[ply] = pv_length[ply + 1] + 1
                 if score >= beta:
                     if not tactical:
-                        if killers[ply, 0] != move:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = move
-                        frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
-                        history[us, frm, move & MOVE_TO_MASK] += depth * depth
+                        reward_quiet(
+                            info, buffer, line, i, move, depth, killers, history, cont, prev1,
+                            prev2, ply,
+                        )  # fmt: skip
                     break
-    if best >= beta:
-        bound = BOUND_LOWER
-    elif best > original_alpha:
-        bound = BOUND_EXACT
-    else:
-        bound = BOUND_UPPER
-    _tt_store(tt_keys, tt_data, key, best_move, _score_to_tt(best, ply), depth, bound)
+    if best == -INFINITE:
+        return alpha  # every move was pruned (cannot happen: the first is always searched)
+    T.tt_store(
+        tt_keys, tt_data, key, best_move, T.score_to_tt(best, ply), depth,
+        _bound(best, original_alpha, beta), ctx[C_AGE],
+    )  # fmt: skip
     return best
 
 
@@ -557,6 +492,7 @@ def search_root(
     tt_data: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
+    cont: np.ndarray,
     pv: np.ndarray,
     pv_length: np.ndarray,
     excluded: np.ndarray,
@@ -570,6 +506,9 @@ def search_root(
     Releases the GIL."""
     moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
     scores = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+    stack = np.empty((MAX_PLY + 2 * STACK_OFFSET, STACK_NB), dtype=np.int64)
+    stack[:, S_EVAL] = -INFINITE
+    stack[:, S_PIECE_TO] = -1
     ctx[C_SELDEPTH] = 0
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
@@ -588,56 +527,62 @@ def search_root(
             n += 1
     if n == 0:
         return -INFINITE
-    if in_check(bbs, info[I_STM]):
+    checked = in_check(bbs, info[I_STM])
+    if checked:
         depth += 1
+    else:
+        stack[STACK_OFFSET, S_EVAL] = evaluate(bbs, info, weights)
     key = bbs[BB_KEY]
-    entry = _tt_probe(tt_keys, tt_data, key)
-    tt_move = entry & 0xFFFFF if entry >= 0 else -1
+    tt_move = T.entry_move(T.tt_probe(tt_keys, tt_data, key))
     line = scores[0]
-    _order(bbs, info, buffer, line, n, tt_move, killers, history, 0)
+    order_moves(bbs, info, buffer, line, n, tt_move, killers, history, cont, -1, -1, 0)
     best = -INFINITE
-    best_move = buffer[0]
+    best_move = -1
     original_alpha = alpha
     for i in range(n):
-        move = _pick(buffer, line, i, n)
+        move = pick(buffer, line, i, n)
+        stack[STACK_OFFSET, S_PIECE_TO] = piece_to(info, move)
         make_move(bbs, info, move)
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
-                moves, scores, pv, pv_length, yes, slab, slots, weights,
+                cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights,
             )  # fmt: skip
         else:
             score = -search(
                 bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                history, moves, scores, pv, pv_length, yes, slab, slots, weights,
+                history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights,
             )  # fmt: skip
             if alpha < score < beta:
                 score = -search(
                     bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
-                    history, moves, scores, pv, pv_length, yes, slab, slots, weights,
+                    history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
+                    weights,
                 )  # fmt: skip
         unmake_move(bbs, info)
         if ctx[C_STOP]:
             break
         if score > best:
             best = score
-            best_move = move
             if score > alpha:
+                best_move = move
                 alpha = score
                 pv[0, 0] = move
                 for j in range(pv_length[1]):
                     pv[0, j + 1] = pv[1, j]
                 pv_length[0] = pv_length[1] + 1
                 if score >= beta:
+                    if not is_tactical(info, move):
+                        reward_quiet(
+                            info, buffer, line, i, move, depth, killers, history, cont, -1, -1, 0
+                        )
                     break
     if ctx[C_STOP] and best == -INFINITE:
         return 0
     if len(excluded) == 0 and not ctx[C_STOP]:
-        if best >= beta:
-            bound = BOUND_LOWER
-        elif best > original_alpha:
-            bound = BOUND_EXACT
-        else:
-            bound = BOUND_UPPER
-        _tt_store(tt_keys, tt_data, key, best_move, best, depth, bound)
+        bound = _bound(best, original_alpha, beta)
+        T.tt_store(tt_keys, tt_data, key, best_move, best, depth, bound, ctx[C_AGE])
     return best
+
+
+__all__ = ["CTX_NB", "INFINITE", "MATE", "MATE_BOUND", "MAX_PLY", "PIECE_TO_NB", "search_root"]
