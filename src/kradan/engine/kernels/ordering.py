@@ -57,7 +57,7 @@ def piece_to(info: np.ndarray, move: int) -> int:
 @jit
 def is_capture(info: np.ndarray, move: int) -> bool:
     kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-    if kind == KIND_DROP or kind == KIND_PIECE_PROMOTION:
+    if kind in (KIND_DROP, KIND_PIECE_PROMOTION):
         return False
     victim = info[I_BOARD + (move & MOVE_TO_MASK)]
     return victim != 0 and (victim >> 3) != info[I_STM]
@@ -67,7 +67,7 @@ def is_capture(info: np.ndarray, move: int) -> bool:
 def is_tactical(info: np.ndarray, move: int) -> bool:
     """A capture or a promotion: the moves quiescence searches and pruning leaves alone."""
     kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
-    if kind == KIND_PROMOTION or kind == KIND_PIECE_PROMOTION:
+    if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
         return True
     return is_capture(info, move)
 
@@ -149,7 +149,7 @@ def order_captures(
             score = TT_MOVE
         elif is_capture(info, move):
             score = GOOD_CAPTURE + _victim_first(info, move)
-        if kind == KIND_PROMOTION or kind == KIND_PIECE_PROMOTION:
+        if kind in (KIND_PROMOTION, KIND_PIECE_PROMOTION):
             score += PROMOTION
         scores[i] = score
 

@@ -358,25 +358,25 @@ def search(
     stack[row, S_EVAL] = static_eval
     # checks end Kar Ouk at once, so nothing that might skip a checking move is safe there
     prunable = not pv_node and not checked and info[V_CHECK_WINS] == 0
-    if prunable and depth <= 7 and abs(beta) < MATE_BOUND:
-        if eval_ - 90 * (depth - int(improving)) >= beta:
-            return eval_  # reverse futility: far above beta, a shallow search will not fall
+    margin = 90 * (depth - int(improving))
+    if prunable and depth <= 7 and abs(beta) < MATE_BOUND and eval_ - margin >= beta:
+        return eval_  # reverse futility: far above beta, a shallow search will not fall
 
-    if prunable and allow_null and depth >= 3 and eval_ >= beta and static_eval >= beta:
-        if _has_pieces(bbs, info):
-            reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
-            stack[row, S_PIECE_TO] = -1
-            make_null(bbs, info)
-            score = -search(
-                bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
-                tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
-                slots, weights,
-            )  # fmt: skip
-            unmake_null(bbs, info)
-            if ctx[C_STOP]:
-                return 0
-            if score >= beta:
-                return beta if score >= MATE_BOUND else score
+    null_move = prunable and allow_null and depth >= 3 and eval_ >= beta
+    if null_move and static_eval >= beta and _has_pieces(bbs, info):
+        reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
+        stack[row, S_PIECE_TO] = -1
+        make_null(bbs, info)
+        score = -search(
+            bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
+            tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
+            slots, weights,
+        )  # fmt: skip
+        unmake_null(bbs, info)
+        if ctx[C_STOP]:
+            return 0
+        if score >= beta:
+            return beta if score >= MATE_BOUND else score
 
     if depth >= 4 and tt_move < 0:
         depth -= 1  # internal iterative reduction: no move known, a shallower look finds one

@@ -84,10 +84,9 @@ def tt_store(
 ) -> None:
     """Store a search result for ``key`` (``move`` -1: none found)."""
     index = _bucket(tt_keys, key)
-    if tt_keys[index + 1] == key and tt_data[index + 1] >= 0:
-        index += 1
-    elif not (tt_keys[index] == key and tt_data[index] >= 0):
-        if _worth(tt_data[index + 1], age) < _worth(tt_data[index], age):
+    if not (tt_keys[index] == key and tt_data[index] >= 0):
+        second_holds_it = tt_keys[index + 1] == key and tt_data[index + 1] >= 0
+        if second_holds_it or _worth(tt_data[index + 1], age) < _worth(tt_data[index], age):
             index += 1
     old = tt_data[index]
     same = tt_keys[index] == key and old >= 0
