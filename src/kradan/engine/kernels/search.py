@@ -80,8 +80,7 @@ assert MATE_BOUND == T.MATE_BOUND
 STACK_OFFSET = 2
 S_EVAL = 0  # the static evaluation (-INFINITE: in check)
 S_PIECE_TO = 1  # the move made from this ply, as a continuation-history index (-1: none)
-S_EXCLUDED = 2  # the move a singular-extension search leaves out at this ply (-1: none)
-STACK_NB = 3
+STACK_NB = 2
 
 # ctx: shared int64 array
 C_STOP = 0  # set to 1 to stop the search
@@ -96,8 +95,7 @@ C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search pro
 C_TB_HITS = 9  # endgame-table probes that answered
 C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
 C_AGE = 11  # the transposition table's age: which search wrote an entry (0-255)
-C_ROOT_DEPTH = 12  # the depth of the iteration under way (extensions stop at twice its plies)
-CTX_NB = 13
+CTX_NB = 12
 
 
 @jit
@@ -335,17 +333,15 @@ def search(
         return 0
     key = bbs[BB_KEY]
     pv_node = beta - alpha > 1
-    row = ply + STACK_OFFSET
-    excluded = stack[row, S_EXCLUDED]  # a singular-extension search of this node, without it
     entry = T.tt_probe(tt_keys, tt_data, key)
     tt_move = T.entry_move(entry)
     tt_score = -INFINITE
     if entry >= 0:
         tt_score = T.score_from_tt(T.entry_score(entry), ply)
-        deep = T.entry_depth(entry) >= depth and excluded < 0
-        if deep and not pv_node and _cuts(entry, tt_score, alpha, beta):
+        if T.entry_depth(entry) >= depth and not pv_node and _cuts(entry, tt_score, alpha, beta):
             return tt_score
 
+    row = ply + STACK_OFFSET
     prev1 = stack[row - 1, S_PIECE_TO]
     prev2 = stack[row - 2, S_PIECE_TO]
     if checked:
@@ -362,12 +358,11 @@ def search(
     stack[row, S_EVAL] = static_eval
     # checks end Kar Ouk at once, so nothing that might skip a checking move is safe there
     prunable = not pv_node and not checked and info[V_CHECK_WINS] == 0
-    pre_prunable = prunable and excluded < 0  # the node's own pruning, before any move
     margin = 90 * (depth - int(improving))
-    if pre_prunable and depth <= 7 and abs(beta) < MATE_BOUND and eval_ - margin >= beta:
+    if prunable and depth <= 7 and abs(beta) < MATE_BOUND and eval_ - margin >= beta:
         return eval_  # reverse futility: far above beta, a shallow search will not fall
 
-    null_move = pre_prunable and allow_null and depth >= 3 and eval_ >= beta
+    null_move = prunable and allow_null and depth >= 3 and eval_ >= beta
     if null_move and static_eval >= beta and _has_pieces(bbs, info):
         reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
         stack[row, S_PIECE_TO] = -1
@@ -386,28 +381,6 @@ def search(
     if depth >= 4 and tt_move < 0:
         depth -= 1  # internal iterative reduction: no move known, a shallower look finds one
 
-    # singular extension: when every other move falls well short of the table's move, that
-    # move is searched a ply deeper; when even without it the node fails high, it is cut
-    extended = -1
-    singular = ply > 0 and excluded < 0 and depth >= 7 and tt_move >= 0
-    singular = singular and ply < 2 * ctx[C_ROOT_DEPTH] and abs(tt_score) < MATE_BOUND
-    if singular and T.entry_depth(entry) >= depth - 3 and T.entry_bound(entry) != T.BOUND_UPPER:
-        singular_beta = tt_score - 2 * depth
-        stack[row, S_EXCLUDED] = tt_move
-        score = search(
-            bbs, info, (depth - 1) // 2, singular_beta - 1, singular_beta, ply, ctx, tt_keys,
-            tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
-            slots, weights,
-        )  # fmt: skip
-        stack[row, S_EXCLUDED] = -1
-        pv_length[ply] = 0
-        if ctx[C_STOP]:
-            return 0
-        if score < singular_beta:
-            extended = tt_move
-        elif singular_beta >= beta:
-            return singular_beta  # multi-cut: more than one move beats beta
-
     buffer = moves[ply]
     n = legal_moves(bbs, info, buffer)
     if n == 0:
@@ -421,9 +394,6 @@ def search(
     for i in range(n):
         move = pick(buffer, line, i, n)
         ordered = line[i]
-        if move == excluded:
-            line[i] = PRUNED
-            continue
         tactical = is_tactical(info, move)
         reduction = LMR[min(depth, 63), min(i, 63)] if i > 0 else 0
         if prunable and best > -MATE_BOUND:
@@ -466,12 +436,11 @@ def search(
             reduction = max(0, min(reduction, depth - 2))
         else:
             reduction = 0
-        new_depth = depth if move == extended else depth - 1
         full_window = i == 0
         while True:
             low = -beta if full_window else -alpha - 1
             score = -search(
-                bbs, info, new_depth - reduction, low, -alpha, ply + 1, ctx, tt_keys, tt_data,
+                bbs, info, depth - 1 - reduction, low, -alpha, ply + 1, ctx, tt_keys, tt_data,
                 killers, history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
                 weights,
             )  # fmt: skip
@@ -503,9 +472,7 @@ def search(
                         )  # fmt: skip
                     break
     if best == -INFINITE:
-        return alpha  # the only move was the one left out
-    if excluded >= 0:
-        return best  # a search without one move: not this position's value
+        return alpha  # every move was pruned (cannot happen: the first is always searched)
     T.tt_store(
         tt_keys, tt_data, key, best_move, T.score_to_tt(best, ply), depth,
         _bound(best, original_alpha, beta), ctx[C_AGE],
@@ -542,8 +509,6 @@ def search_root(
     stack = np.empty((MAX_PLY + 2 * STACK_OFFSET, STACK_NB), dtype=np.int64)
     stack[:, S_EVAL] = -INFINITE
     stack[:, S_PIECE_TO] = -1
-    stack[:, S_EXCLUDED] = -1
-    ctx[C_ROOT_DEPTH] = depth
     ctx[C_SELDEPTH] = 0
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
