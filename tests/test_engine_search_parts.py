@@ -1,5 +1,5 @@
 """The search's parts on their own (issue 16): the static exchange evaluation, the two-way
-transposition table, and the move ordering with its histories."""
+transposition table, the move ordering with its histories, and the contempt for draws."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 from kradan import Board
+from kradan.engine import Limit, Searcher
 from kradan.engine.kernels import ordering as O
 from kradan.engine.kernels import transposition as T
 from kradan.engine.kernels.exchange import exchange_value, loses_material
+from kradan.engine.searchers import Searchers
 
 
 def _exchange(fen: str, uci: str) -> int:
@@ -143,3 +145,30 @@ def test_history_stays_within_its_bound() -> None:
     for tried in moves[:3]:
         score = O.quiet_score(info, int(tried), history, cont, previous, -1)
         assert -2 * O.HISTORY_MAX <= score < 0
+
+
+def _repeating_board() -> Board:
+    """White's king on a1 has one move, a2, and it repeats the position after 1. Ka2: a
+    draw, where every other outcome is a loss for white (a rook down)."""
+    board = Board("1r6/8/8/8/8/2k5/8/K7 w - - 0 1")
+    for uci in ("a1a2", "b8b7", "a2a1", "b7b8"):
+        board.push_uci(uci)
+    assert [move.uci() for move in board.legal_moves] == ["a1a2"]
+    return board
+
+
+@pytest.mark.parametrize("contempt", [0, 35, 100])
+def test_contempt_counts_a_repetition_worse_than_even_for_the_root_side(contempt: int) -> None:
+    searcher = Searcher(hash_mb=1)
+    searcher.use_tables(False)  # the tables would answer from the position alone: a mate
+    searcher.use_contempt(contempt)
+    result = searcher.best_move(_repeating_board(), Limit(depth=4))
+    assert result.info is not None and result.info.score.cp == -contempt
+
+
+def test_contempt_outside_its_range_is_refused() -> None:
+    searcher = Searcher(hash_mb=1)
+    with pytest.raises(ValueError, match="101"):
+        searcher.use_contempt(101)
+    with pytest.raises(ValueError, match="-5"):
+        Searchers().use_contempt(-5)

@@ -100,6 +100,15 @@ def test_quit_mid_search_ends_the_session() -> None:
     assert session.engine._thread is None
 
 
+def test_contempt_is_an_option_that_reaches_the_search() -> None:
+    session = new_session()
+    session.send("uci")
+    assert "option name Contempt type spin default 0 min 0 max 100" in session.lines
+    session.send("setoption name Contempt value 25")
+    assert session.engine.options.contempt == 25
+    assert session.engine.searchers.chess.adapter.contempt == 25  # type: ignore[attr-defined]
+
+
 def test_garbage_is_reported_and_the_session_goes_on() -> None:
     session = new_session()
     for command in (
@@ -111,6 +120,7 @@ def test_garbage_is_reported_and_the_session_goes_on() -> None:
         "setoption name Hash value lots",
         "setoption name Colour value red",
         "setoption name UCI_Variant value chess",
+        "setoption name Contempt value 101",
         "position",
     ):
         assert session.send(command) is True

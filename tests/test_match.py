@@ -53,7 +53,10 @@ def test_player_specs() -> None:
     assert player.name == "kradan level 3"
     assert make_player("kradan").level == 20  # type: ignore[attr-defined]
     assert isinstance(make_player("random"), RandomPlayer)
-    for bad in ("chess", "kradan:level=99", "kradan:speed=3", "uci:"):
+    contempt = make_player("kradan:contempt=20")
+    assert contempt.name == "kradan (contempt 20)"
+    assert contempt.searchers.chess.adapter.contempt == 20  # type: ignore[attr-defined]
+    for bad in ("chess", "kradan:level=99", "kradan:speed=3", "uci:", "kradan:contempt=101"):
         with pytest.raises(PlayerSpecError):
             make_player(bad)
 

@@ -23,7 +23,7 @@ from . import weights as W
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import search as S
 from .tablebase import EngineTables, table_line
-from .types import MATE, Limit, Score, SearchInfo
+from .types import MATE, MAX_CONTEMPT, Limit, Score, SearchInfo
 
 assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
@@ -74,6 +74,8 @@ class ChessAdapter(GameAdapter[Board, Move]):
         #: the evaluation's weights, a row per game (:mod:`.weights`)
         self.weights = W.DEFAULT
         self._row = W.DEFAULT[W.SET_MAKRUK]
+        #: centipawns a draw by repetition or count is worse than even for the engine
+        self.contempt = 0
 
     def clear(self) -> None:
         self._history[:] = 0
@@ -88,6 +90,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
         variant = board.variant
         self._age = (self._age + 1) & 255
         tables.ctx[S.C_AGE] = self._age
+        tables.ctx[S.C_CONTEMPT] = self.contempt
         tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
         most = self.egtb.prepare(board, deadline) if self.egtb is not None else 0
@@ -171,6 +174,14 @@ class Searcher(IterativeDeepening[Board, Move]):
         elif weights.shape != W.DEFAULT.shape:
             raise ValueError(f"a weights table has shape {W.DEFAULT.shape}, not {weights.shape}")
         self.adapter.weights = weights
+
+    def use_contempt(self, centipawns: int) -> None:
+        """Count a draw by repetition or by the count ``centipawns`` worse than an even
+        position for the side to move (0: a draw is even; the default). Against a weaker
+        opponent a contempt keeps the engine from repeating in a level position."""
+        if not 0 <= centipawns <= MAX_CONTEMPT:
+            raise ValueError(f"a contempt is 0..{MAX_CONTEMPT} centipawns, not {centipawns!r}")
+        self.adapter.contempt = int(centipawns)
 
     @property
     def endgame_tables(self) -> EngineTables | None:

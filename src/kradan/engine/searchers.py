@@ -15,7 +15,7 @@ import numpy as np
 
 from ..games import Game, find_game, game_of
 from .client import EngineError
-from .types import GameSearch, Limit
+from .types import MAX_CONTEMPT, GameSearch, Limit
 from .weights import load as load_weights
 
 
@@ -55,6 +55,8 @@ class Searchers:
         self.probe_depth = 1
         #: the evaluation's weights, read once for every search (``None``: the packaged ones)
         self.weights: np.ndarray | None = None
+        #: centipawns a draw is worse than even, in the searches that have a contempt
+        self.contempt = 0
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
@@ -62,6 +64,7 @@ class Searchers:
             searcher = self._made[reference] = load_searcher(reference, self.hash_mb)
             self._apply_tables(searcher)
             self._apply_weights(searcher)
+            self._apply_contempt(searcher)
         return searcher
 
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
@@ -92,6 +95,23 @@ class Searchers:
         use = getattr(searcher, "use_weights", None)
         if use is not None:
             use(self.weights)
+
+    def use_contempt(self, centipawns: int) -> None:
+        """Count a draw by repetition or count ``centipawns`` worse than even in the searches
+        that have a contempt (see :meth:`kradan.engine.chess.Searcher.use_contempt`).
+
+        :raises ValueError: for a contempt outside 0..100.
+        """
+        if not 0 <= centipawns <= MAX_CONTEMPT:
+            raise ValueError(f"a contempt is 0..{MAX_CONTEMPT} centipawns, not {centipawns!r}")
+        self.contempt = centipawns
+        for searcher in self._made.values():
+            self._apply_contempt(searcher)
+
+    def _apply_contempt(self, searcher: GameSearch) -> None:
+        use = getattr(searcher, "use_contempt", None)
+        if use is not None:
+            use(self.contempt)
 
     @property
     def chess(self) -> GameSearch:

@@ -15,6 +15,9 @@ from ..move import Move
 
 #: the kernels' score of a mate at the root (a mate n plies away scores ``MATE - n``)
 MATE = 30_000
+#: the largest contempt, in centipawns: a draw counted worse than a pawn down would throw
+#: games away
+MAX_CONTEMPT = 100
 #: internal scores beyond this are mates
 MATE_BOUND = MATE - 1_000
 #: what a mate is worth as one number (:attr:`Score.value`): beyond any material
@@ -153,6 +156,7 @@ __all__ = [
     "MATE",
     "MATE_BOUND",
     "MATE_VALUE",
+    "MAX_CONTEMPT",
     "GameSearch",
     "Limit",
     "MoveT",

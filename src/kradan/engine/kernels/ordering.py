@@ -85,7 +85,7 @@ def quiet_score(
 ) -> int:
     """What the histories say of the quiet ``move``."""
     frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
-    score = np.int64(history[info[I_STM], frm, move & MOVE_TO_MASK])
+    score = int(history[info[I_STM], frm, move & MOVE_TO_MASK])
     target = piece_to(info, move)
     if target >= 0:
         if prev1 >= 0:

@@ -95,7 +95,8 @@ C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search pro
 C_TB_HITS = 9  # endgame-table probes that answered
 C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
 C_AGE = 11  # the transposition table's age: which search wrote an entry (0-255)
-CTX_NB = 12
+C_CONTEMPT = 12  # centipawns a draw by repetition or count is worse than even for the root side
+CTX_NB = 13
 
 
 @jit
@@ -117,6 +118,15 @@ def _is_draw(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray) -> bool:
             return True
         back += 2
     return False
+
+
+@jit
+def _draw_value(ctx: np.ndarray, ply: int) -> int:
+    """A draw's score for the side to move at ``ply``: the side to move at the root counts it
+    ``ctx[C_CONTEMPT]`` worse than even, its opponent as much better, so that with contempt
+    the engine plays on rather than repeat in a position it thinks even."""
+    contempt = ctx[C_CONTEMPT]
+    return -contempt if ply % 2 == 0 else contempt
 
 
 @jit
@@ -310,7 +320,7 @@ def search(
     pv_length[ply] = 0
     if ply > 0:
         if _is_draw(bbs, info, ctx):
-            return 0
+            return _draw_value(ctx, ply)
         # mate distance pruning
         alpha = max(alpha, -MATE + ply)
         beta = min(beta, MATE - ply - 1)

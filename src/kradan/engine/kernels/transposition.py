@@ -25,7 +25,7 @@ AGE_PLIES = 8
 
 @jit
 def _bucket(tt_keys: np.ndarray, key: np.uint64) -> int:
-    return np.int64(key & np.uint64(len(tt_keys) - 1)) & ~np.int64(1)
+    return int(np.int64(key & np.uint64(len(tt_keys) - 1)) & ~np.int64(1))
 
 
 @jit

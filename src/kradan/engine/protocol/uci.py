@@ -29,7 +29,7 @@ from ..levels import (
     level_rating,
     pick_move,
 )
-from ..types import Limit, SearchInfo
+from ..types import MAX_CONTEMPT, Limit, SearchInfo
 from .serve import serve
 from .session import (
     DEFAULT_HASH_MB,
@@ -59,6 +59,8 @@ class Options:
     book_file: str = ""
     #: the evaluation's weights file (``EvalWeights``; empty: kradan's own)
     eval_weights: str = ""
+    #: centipawns a draw by repetition or count is worse than even (``Contempt``)
+    contempt: int = 0
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -116,6 +118,7 @@ class UciEngine(EngineSession):
         self.send("option name OwnBook type check default false")
         self.send("option name BookFile type string default <empty>")
         self.send("option name EvalWeights type string default <default>")
+        self.send(f"option name Contempt type spin default 0 min 0 max {MAX_CONTEMPT}")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -174,6 +177,10 @@ class UciEngine(EngineSession):
             except OSError as error:
                 raise ValueError(f"cannot read weights {path!r}: {error.strerror}") from error
             self.options.eval_weights = path
+        elif name == "contempt":
+            self.wait()
+            self.options.contempt = _int(value, 0, MAX_CONTEMPT)
+            self.searchers.use_contempt(self.options.contempt)
         elif name == "egtbprobedepth":
             self.wait()
             self.options.egtb_depth = _int(value, 1, 100)
