@@ -6,7 +6,8 @@ Players are named by short specs on the command line:
 * ``kradan`` or ``kradan:level=7`` (``hash=64``, ``book=FILE``, an opening book, and
   ``weights=FILE``, the evaluation's weights, also accepted: ``kradan:level=7,book=makruk.book``,
   ``kradan:weights=tuned.json``; ``contempt=20``, centipawns a draw by repetition or count
-  is worse than even for it, 0-100, default 0);
+  is worse than even for it, 0-100, default 0; ``network=FILE``, an evaluation network, or
+  ``network=none``, the weighted terms without one);
 * ``uci:/path/to/engine`` and ``xboard:/usr/games/fairymax`` (an argument list may follow);
 * ``random``.
 """
@@ -24,10 +25,11 @@ from .book import Book
 from .engine.client import EngineError, UciClient, XBoardClient
 from .engine.counting_policy import apply_count_decision, count_decision
 from .engine.levels import MAX_LEVEL, level_limit, level_lines, pick_move
+from .engine.network import Network, load_network
 from .engine.searchers import Searchers
 from .engine.types import MAX_CONTEMPT, GameSearch, Limit, PlayResult, SearchInfo
 from .engine.weights import load as load_weights
-from .errors import KradanError
+from .errors import InputFileError, KradanError
 from .games import AnyBoard, find_game, new_board
 
 
@@ -63,6 +65,8 @@ class KradanPlayer:
         weights: str | None = None,
         weights_table: np.ndarray | None = None,
         contempt: int = 0,
+        network: Network | bool | None = None,
+        network_name: str | None = None,
     ) -> None:
         self.level = level
         #: an opening book: its moves are played while it knows the position
@@ -70,6 +74,7 @@ class KradanPlayer:
         self.searchers = Searchers(hash_mb)
         self.searchers.use_weights(weights_table if weights_table is not None else weights)
         self.searchers.use_contempt(contempt)
+        self.searchers.use_network(network)
         self.searcher = self.searchers.chess
         self.random = random.Random(seed)
         self.name = "kradan" if level == MAX_LEVEL else f"kradan level {level}"
@@ -77,6 +82,8 @@ class KradanPlayer:
             self.name += f" ({weights})"
         if contempt:
             self.name += f" (contempt {contempt})"
+        if network_name:
+            self.name += f" (network {network_name})"
         self.searchers.warm(new_board(game) if game else Board())
 
     def searcher_for(self, board: AnyBoard) -> GameSearch:
@@ -164,11 +171,13 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
         options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
         book_file = options.pop("book", None)
         weights = options.pop("weights", None)
+        network_name = options.pop("network", None)
         unknown = set(options) - {"level", "hash", "contempt"}
         if unknown or any(not v.isdecimal() for v in options.values()):  # int() refuses "²"
             raise PlayerSpecError(
                 f"bad kradan options in {spec!r}: use "
-                "kradan:level=1..20,hash=MB,book=FILE,weights=FILE,contempt=0..100"
+                "kradan:level=1..20,hash=MB,book=FILE,weights=FILE,contempt=0..100,"
+                "network=FILE|none"
             )
         level = int(options.get("level", MAX_LEVEL))
         if not 1 <= level <= MAX_LEVEL:
@@ -182,13 +191,20 @@ def make_player(spec: str, seed: int | None = None, game: str | None = None) -> 
                 table = load_weights(weights)  # a bad file is said here, with the spec
             except (OSError, ValueError) as error:
                 raise PlayerSpecError(f"bad weights file in {spec!r}: {error}") from error
+        network: Network | bool | None = None
+        if network_name is not None:
+            try:
+                network = False if network_name == "none" else load_network(network_name)
+            except InputFileError as error:
+                raise PlayerSpecError(f"bad network file in {spec!r}: {error}") from error
         hash_mb = int(options.get("hash", 16))
         contempt = int(options.get("contempt", 0))
         if contempt > MAX_CONTEMPT:
             raise PlayerSpecError(f"contempt {contempt} in {spec!r} is outside 0..{MAX_CONTEMPT}")
         return KradanPlayer(
-            level, hash_mb, seed, game, book, weights, weights_table=table, contempt=contempt
-        )
+            level, hash_mb, seed, game, book, weights, weights_table=table, contempt=contempt,
+            network=network, network_name=network_name,
+        )  # fmt: skip
     if kind == "random":
         return RandomPlayer(seed)
     if kind in ("uci", "xboard"):

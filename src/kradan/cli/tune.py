@@ -48,6 +48,38 @@ def add_parser(commands: Any) -> None:
     positions.add_argument("--skip-plies", type=int, default=8, metavar="N",
                            help="plies at the start of each game left out (8)")  # fmt: skip
     positions.set_defaults(run=run_positions)
+    selfplay = actions.add_parser(
+        "selfplay", help="self-play positions, scored and labelled, to train the network"
+    )
+    selfplay.add_argument("-o", "--output", required=True, metavar="FILE.npz")
+    selfplay.add_argument("--variant", default="makruk", help="the game (makruk)")
+    selfplay.add_argument("--games", type=int, default=1000, help="how many games (1000)")
+    selfplay.add_argument("--nodes", type=int, default=5000,
+                          help="the search's node budget a move (5000)")  # fmt: skip
+    selfplay.add_argument("--plies", type=int, default=8,
+                          help="random plies that start each game (8)")  # fmt: skip
+    selfplay.add_argument("--seed", type=int, default=1, help="the openings' random seed (1)")
+    selfplay.add_argument("--concurrency", type=int, default=1, metavar="N",
+                          help="games played at a time, a process each (1)")  # fmt: skip
+    selfplay.add_argument("--save-every", type=int, default=100, metavar="GAMES",
+                          help="write the file after every this many games (100)")  # fmt: skip
+    selfplay.set_defaults(run=run_selfplay)
+    train = actions.add_parser("train", help="train the evaluation network on self-play")
+    train.add_argument("positions", nargs="+", metavar="FILE.npz",
+                       help="from 'kradan tune selfplay'")  # fmt: skip
+    train.add_argument("-o", "--output", required=True, metavar="NETWORK.npz")
+    train.add_argument("--sets", default="makruk,ouk",
+                       help="the weight sets the network evaluates (makruk,ouk)")  # fmt: skip
+    train.add_argument("--hidden", type=int, default=128, help="hidden width (128)")
+    train.add_argument("--epochs", type=int, default=20, help="passes over the data (20)")
+    train.add_argument("--batch", type=int, default=16384, help="positions a step (16384)")
+    train.add_argument("--rate", type=float, default=0.001, help="Adam's step size (0.001)")
+    train.add_argument(
+        "--lam", type=float, default=0.5,
+        help="the score's share of the target, the result's the rest (0.5)",
+    )  # fmt: skip
+    train.add_argument("--seed", type=int, default=1, help="the random seed (1)")
+    train.set_defaults(run=run_train)
     fit = actions.add_parser("fit", help="fit the weights to labelled positions")
     fit.add_argument("positions", metavar="FILE.npz", help="from 'kradan tune positions'")
     fit.add_argument("-o", "--output", required=True, metavar="WEIGHTS.json")
@@ -133,4 +165,70 @@ def run_fit(args: argparse.Namespace) -> int:
     changed = W.from_array(result.row)["material"]
     print("material: " + ", ".join(f"{name} {value}" for name, value in changed.items()))
     print(f"written to {args.output}; play it with kradan:weights={args.output}")
+    return 0
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    import time
+
+    from ..errors import InputFileError, UsageError
+    from ..executors import make_executor
+    from ..selfplay import SelfPlayTask, TrainingPositions, play_games
+    from ..tuning import random_openings
+
+    if args.games < 1 or args.nodes < 1 or args.save_every < 1:
+        raise UsageError("--games, --nodes and --save-every must be 1 or more")
+    openings = random_openings(args.variant, args.games, args.plies, args.seed)
+    tasks = [SelfPlayTask(args.variant, tuple(line), args.nodes) for line in openings]
+    parts: list[TrainingPositions] = []
+    started = time.perf_counter()
+
+    def save() -> int:
+        joined = TrainingPositions.join(parts)
+        try:
+            joined.save(args.output)
+        except OSError as error:
+            raise InputFileError(f"cannot write {args.output!r}: {error.strerror}") from error
+        return len(joined)
+
+    with make_executor("local", args.concurrency) as executor:
+        for done, (_index, positions) in enumerate(play_games(tasks, executor), 1):
+            parts.append(positions)
+            if done % args.save_every == 0 or done == len(tasks):
+                kept = save()
+                rate = kept / (time.perf_counter() - started)
+                print(f"{done:,}/{len(tasks):,} games, {kept:,} positions "
+                      f"({rate:,.0f} a second) in {args.output}", flush=True)  # fmt: skip
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from ..engine.network import save_network
+    from ..engine.weights import SETS
+    from ..errors import UsageError
+    from ..nnue_training import TrainingReport, quantize, train
+    from ..selfplay import TrainingPositions
+
+    sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
+    if not sets or any(name not in SETS for name in sets):
+        raise UsageError(f"--sets {args.sets!r}: name some of {', '.join(SETS)}")
+    parts = [TrainingPositions.load(path) for path in args.positions]
+    for number, part in enumerate(parts):
+        part.games = part.games + number * 10_000_000  # games of different files stay apart
+    positions = TrainingPositions.join(parts)
+    print(f"{len(positions):,} positions of {len(set(positions.games.tolist())):,} games")
+
+    def report(line: TrainingReport) -> None:
+        print(f"epoch {line.epoch:3d}  loss {line.train_loss:.5f}  held out "
+              f"{line.held_out_loss:.5f}", flush=True)  # fmt: skip
+
+    network, scale = train(
+        positions, hidden=args.hidden, epochs=args.epochs, batch=args.batch, rate=args.rate,
+        lam=args.lam, seed=args.seed, report=report,
+    )  # fmt: skip
+    about = (f"kradan tune train: {len(positions):,} positions, hidden {args.hidden}, "
+             f"{args.epochs} epochs, lam {args.lam}, S {scale:.0f}")  # fmt: skip
+    save_network(quantize(network, sets, about), args.output)
+    print(f"S = {scale:.0f} centipawns a unit; written to {args.output}; play it with "
+          f"kradan:network={args.output}")  # fmt: skip
     return 0

@@ -22,6 +22,7 @@ from ..variants import CountingMode, StalemateRule
 from . import weights as W
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import search as S
+from .network import Network, default_network, load_network
 from .tablebase import EngineTables, table_line
 from .types import MATE, MAX_CONTEMPT, Limit, Score, SearchInfo
 
@@ -30,6 +31,8 @@ assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_inter
 _NOTHING = np.zeros(0, dtype=np.int32)
 _NO_SLAB = np.zeros(0, dtype=np.uint8)
 _NO_SLOTS = np.zeros(0, dtype=np.int64)
+_NO_NET = np.zeros((0, 1), dtype=np.int32)
+_NO_ACC = np.zeros((1, 2, 1), dtype=np.int32)
 #: moves of the tables' line shown as the principal variation
 TABLE_LINE = 10
 _STALEMATE_SCORE = {
@@ -76,6 +79,9 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._row = W.DEFAULT[W.SET_MAKRUK]
         #: centipawns a draw by repetition or count is worse than even for the engine
         self.contempt = 0
+        #: the evaluation network (``None``: the weighted terms everywhere)
+        self.network: Network | None = None
+        self._net, self._acc = _NO_NET, _NO_ACC
 
     def clear(self) -> None:
         self._history[:] = 0
@@ -86,7 +92,16 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self, board: Board, tables: Tables, *, multipv: bool, deadline: float | None = None
     ) -> None:
         self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
-        self._row = self.weights[W.eval_set(self._info)]
+        eval_set = W.eval_set(self._info)
+        self._row = self.weights[eval_set]
+        network = self.network
+        if network is not None and network.evaluates(eval_set):
+            self._net = network.weights
+            if self._acc.shape != (S.MAX_PLY + 2, 2, network.hidden):
+                self._acc = np.zeros((S.MAX_PLY + 2, 2, network.hidden), dtype=np.int32)
+            tables.ctx[S.C_NET_BIAS] = network.bias
+        else:
+            self._net = _NO_NET
         variant = board.variant
         self._age = (self._age + 1) & 255
         tables.ctx[S.C_AGE] = self._age
@@ -113,7 +128,8 @@ class ChessAdapter(GameAdapter[Board, Move]):
             S.search_root(
                 self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
                 tables.tt_data, self._killers, self._history, self._cont, self._pv,
-                self._pv_length, excluded, self._slab, self._slots, self._row,
+                self._pv_length, excluded, self._slab, self._slots, self._row, self._net,
+                self._acc,
             )
         )  # fmt: skip
 
@@ -149,6 +165,7 @@ class Searcher(IterativeDeepening[Board, Move]):
     def __init__(self, hash_mb: int = 16) -> None:
         super().__init__(ChessAdapter(), hash_mb)
         self.use_tables(None)
+        self.use_network(None)
 
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
         """Probe the endgame tables of ``directory`` (``None`` or ``True``: the default one,
@@ -174,6 +191,23 @@ class Searcher(IterativeDeepening[Board, Move]):
         elif weights.shape != W.DEFAULT.shape:
             raise ValueError(f"a weights table has shape {W.DEFAULT.shape}, not {weights.shape}")
         self.adapter.weights = weights
+
+    def use_network(self, network: str | Path | Network | bool | None) -> None:
+        """Evaluate with an evaluation network (:mod:`kradan.engine.network`) in the games it
+        was trained for: the file of that path, a :class:`Network`, kradan's own (``None`` or
+        ``True``: the packaged one, if kradan ships one), or none (``False``: the weighted
+        terms everywhere).
+
+        :raises InputFileError: for a file that holds no network.
+        """
+        if network is False:
+            self.adapter.network = None
+        elif network is None or network is True:
+            self.adapter.network = default_network()
+        elif isinstance(network, Network):
+            self.adapter.network = network
+        else:
+            self.adapter.network = load_network(network)
 
     def use_contempt(self, centipawns: int) -> None:
         """Count a draw by repetition or by the count ``centipawns`` worse than an even

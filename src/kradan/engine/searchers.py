@@ -15,6 +15,7 @@ import numpy as np
 
 from ..games import Game, find_game, game_of
 from .client import EngineError
+from .network import Network, load_network
 from .types import MAX_CONTEMPT, GameSearch, Limit
 from .weights import load as load_weights
 
@@ -57,6 +58,8 @@ class Searchers:
         self.weights: np.ndarray | None = None
         #: centipawns a draw is worse than even, in the searches that have a contempt
         self.contempt = 0
+        #: the evaluation network (``None``: the packaged one, if any; ``False``: none)
+        self.network: Network | bool | None = None
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
@@ -65,6 +68,7 @@ class Searchers:
             self._apply_tables(searcher)
             self._apply_weights(searcher)
             self._apply_contempt(searcher)
+            self._apply_network(searcher)
         return searcher
 
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
@@ -95,6 +99,22 @@ class Searchers:
         use = getattr(searcher, "use_weights", None)
         if use is not None:
             use(self.weights)
+
+    def use_network(self, network: str | Path | Network | bool | None) -> None:
+        """Evaluate with an evaluation network in the searches that have one (see
+        :meth:`kradan.engine.chess.Searcher.use_network`): a file (read here once), a
+        :class:`Network`, the packaged one (``None``) or none (``False``).
+
+        :raises InputFileError: for a file that holds no network.
+        """
+        self.network = load_network(network) if isinstance(network, (str, Path)) else network
+        for searcher in self._made.values():
+            self._apply_network(searcher)
+
+    def _apply_network(self, searcher: GameSearch) -> None:
+        use = getattr(searcher, "use_network", None)
+        if use is not None:
+            use(self.network)
 
     def use_contempt(self, centipawns: int) -> None:
         """Count a draw by repetition or count ``centipawns`` worse than even in the searches

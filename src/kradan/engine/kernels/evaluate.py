@@ -210,17 +210,10 @@ def _can_mate(bbs: np.ndarray, color: int) -> bool:
 
 
 @jit
-def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
-    """The position's value for the side to move, in centipawns, with the weights ``w`` (one
-    row of :mod:`kradan.engine.weights`)."""
-    us = info[I_STM]
-    material = board_material(bbs)
-    endgame = material <= ENDGAME_MATERIAL  # the king comes out; its shelter no longer counts
-    white_early, white_late = _side_score(bbs, info, 0, endgame, w)
-    black_early, black_late = _side_score(bbs, info, 1, endgame, w)
-    weight = phase_of(material, info)
-    early, late = white_early - black_early, white_late - black_late
-    score = (early * weight + late * (PHASE_MAX - weight)) // PHASE_MAX
+def endgame_knowledge(bbs: np.ndarray, info: np.ndarray, score: int, endgame: bool) -> int:
+    """``score`` (White's, centipawns) with what a sum of terms does not know: extra material
+    that cannot mate is worth little, and a side far ahead drives the enemy king to the edge
+    (with pieces left to it, at half strength) and closes in on a lone king."""
     for color in range(2):
         sign = 1 if color == 0 else -1
         own = bbs[BB_COLOR + color]
@@ -260,4 +253,30 @@ def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
                 weight = 6 if bbs[BB_TYPE + KING] & bit(sq) else 3
                 bonus += weight * (7 - distance)
             score += sign * bonus
+    return score
+
+
+@jit
+def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
+    """The position's value for the side to move, in centipawns, with the weights ``w`` (one
+    row of :mod:`kradan.engine.weights`)."""
+    us = info[I_STM]
+    material = board_material(bbs)
+    endgame = material <= ENDGAME_MATERIAL  # the king comes out; its shelter no longer counts
+    white_early, white_late = _side_score(bbs, info, 0, endgame, w)
+    black_early, black_late = _side_score(bbs, info, 1, endgame, w)
+    weight = phase_of(material, info)
+    early, late = white_early - black_early, white_late - black_late
+    score = (early * weight + late * (PHASE_MAX - weight)) // PHASE_MAX
+    score = endgame_knowledge(bbs, info, score, endgame)
     return (score if us == 0 else -score) + w[P_TEMPO]
+
+
+@jit
+def network_evaluate(bbs: np.ndarray, info: np.ndarray, raw: int) -> int:
+    """The network's value ``raw`` (centipawns for the side to move) with the endgame
+    knowledge of :func:`endgame_knowledge`, which the network does not have (the counts)."""
+    endgame = board_material(bbs) <= ENDGAME_MATERIAL
+    white = raw if info[I_STM] == 0 else -raw
+    white = endgame_knowledge(bbs, info, white, endgame)
+    return white if info[I_STM] == 0 else -white

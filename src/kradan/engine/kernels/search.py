@@ -33,6 +33,7 @@ from ..._core.layout import (
     I_STM,
     KING,
     MAX_MOVES,
+    MOVE_FROM_SHIFT,
     MOVE_TO_MASK,
     PAWN,
     UB_KEY,
@@ -41,8 +42,9 @@ from ..._core.layout import (
 )
 from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
 from ..._core.movegen import legal_moves
+from . import nnue as N
 from . import transposition as T
-from .evaluate import VALUES, evaluate
+from .evaluate import VALUES, evaluate, network_evaluate
 from .exchange import exchange_value, loses_material
 from .ordering import (
     KILLER,
@@ -96,7 +98,8 @@ C_TB_HITS = 9  # endgame-table probes that answered
 C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
 C_AGE = 11  # the transposition table's age: which search wrote an entry (0-255)
 C_CONTEMPT = 12  # centipawns a draw by repetition or count is worse than even for the root side
-CTX_NB = 13
+C_NET_BIAS = 13  # the evaluation network's output bias (:mod:`.nnue`)
+CTX_NB = 14
 
 
 @jit
@@ -172,6 +175,38 @@ def _stopped(ctx: np.ndarray) -> bool:
 
 
 @jit
+def static_value(
+    bbs: np.ndarray, info: np.ndarray, weights: np.ndarray, net: np.ndarray, acc: np.ndarray,
+    ply: int, ctx: np.ndarray,
+) -> int:
+    """The static evaluation: the network's when one is given (``net`` not empty), with
+    the accumulators of this ply; else the weighted terms of :mod:`.evaluate`."""
+    if net.shape[0] == 0:
+        return evaluate(bbs, info, weights)
+    raw = N.output(net, ctx[C_NET_BIAS], acc[ply], info[I_STM])
+    return network_evaluate(bbs, info, raw)
+
+
+@jit
+def make_and_update(
+    bbs: np.ndarray, info: np.ndarray, move: int, net: np.ndarray, acc: np.ndarray, ply: int
+) -> None:
+    """Make ``move`` and, with a network, bring the next ply's accumulators up to date from
+    the pieces on the move's two squares."""
+    if net.shape[0] == 0:
+        make_move(bbs, info, move)
+        return
+    frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
+    to = move & MOVE_TO_MASK
+    from_was, to_was = info[I_BOARD + frm], info[I_BOARD + to]
+    make_move(bbs, info, move)
+    N.update(
+        net, acc[ply], acc[ply + 1], frm, to, from_was, to_was, info[I_BOARD + frm],
+        info[I_BOARD + to],
+    )  # fmt: skip
+
+
+@jit
 def _bound(best: int, alpha: int, beta: int) -> int:
     if best >= beta:
         return T.BOUND_LOWER
@@ -195,12 +230,13 @@ def _cuts(entry: int, score: int, alpha: int, beta: int) -> bool:
 # on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
 _QUIESCE_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], uint64[::1], int64[::1],"
-    " int32[:, ::1], int64[:, ::1], int64[::1])"
+    " int32[:, ::1], int64[:, ::1], int64[::1], int32[:, ::1], int32[:, :, ::1])"
 )
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
-    " int64[:, ::1], int32[:, ::1], int64[::1], boolean, uint8[::1], int64[::1], int64[::1])"
+    " int64[:, ::1], int32[:, ::1], int64[::1], boolean, uint8[::1], int64[::1], int64[::1],"
+    " int32[:, ::1], int32[:, :, ::1])"
 )
 
 
@@ -217,6 +253,8 @@ def quiesce(
     moves: np.ndarray,
     scores: np.ndarray,
     weights: np.ndarray,
+    net: np.ndarray,
+    acc: np.ndarray,
 ) -> int:
     ctx[C_NODES] += 1
     if ply > ctx[C_SELDEPTH]:
@@ -225,7 +263,7 @@ def quiesce(
         return 0
     checked = in_check(bbs, info[I_STM])
     if ply >= MAX_PLY - 1:
-        return evaluate(bbs, info, weights)
+        return static_value(bbs, info, weights, net, acc, ply, ctx)
     key = bbs[BB_KEY]
     entry = T.tt_probe(tt_keys, tt_data, key)
     tt_move = T.entry_move(entry)
@@ -237,7 +275,7 @@ def quiesce(
     if not checked:
         # stand pat before the moves are generated: most quiescence nodes end here, and the
         # rare stalemate it misses at a node already at or above beta is left to the search
-        stand = evaluate(bbs, info, weights)
+        stand = static_value(bbs, info, weights, net, acc, ply, ctx)
         if stand >= beta:
             return stand
     buffer = moves[ply]
@@ -267,9 +305,10 @@ def quiesce(
                 continue  # delta pruning: even the victim will not bring it back
             if loses_material(bbs, info, move):
                 continue
-        make_move(bbs, info, move)
+        make_and_update(bbs, info, move, net, acc, ply)
         score = -quiesce(
-            bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights
+            bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights,
+            net, acc,
         )
         unmake_move(bbs, info)
         if ctx[C_STOP]:
@@ -311,6 +350,8 @@ def search(
     slab: np.ndarray,
     slots: np.ndarray,
     weights: np.ndarray,
+    net: np.ndarray,
+    acc: np.ndarray,
 ) -> int:
     """Negamax principal variation search; returns the score for the side to move. ``slab``
     and ``slots`` hold the endgame tables it may probe (:mod:`.tablebase`; empty: none)."""
@@ -337,7 +378,9 @@ def search(
     if checked:
         depth += 1
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return quiesce(bbs, info, alpha, beta, ply, ctx, tt_keys, tt_data, moves, scores, weights)
+        return quiesce(
+            bbs, info, alpha, beta, ply, ctx, tt_keys, tt_data, moves, scores, weights, net, acc
+        )
     ctx[C_NODES] += 1
     if _stopped(ctx):
         return 0
@@ -358,7 +401,7 @@ def search(
         static_eval = eval_ = -INFINITE
         improving = False
     else:
-        static_eval = eval_ = evaluate(bbs, info, weights)
+        static_eval = eval_ = static_value(bbs, info, weights, net, acc, ply, ctx)
         if entry >= 0 and abs(tt_score) < MATE_BOUND:
             bound = T.entry_bound(entry)
             if (bound == T.BOUND_EXACT) or (bound == T.BOUND_LOWER) == (tt_score > eval_):
@@ -377,10 +420,12 @@ def search(
         reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
         stack[row, S_PIECE_TO] = -1
         make_null(bbs, info)
+        if net.shape[0]:
+            acc[ply + 1] = acc[ply]
         score = -search(
             bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
             tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
-            slots, weights,
+            slots, weights, net, acc,
         )  # fmt: skip
         unmake_null(bbs, info)
         if ctx[C_STOP]:
@@ -426,7 +471,7 @@ def search(
                 line[i] = PRUNED
                 continue  # a capture that loses too much
         stack[row, S_PIECE_TO] = piece_to(info, move)
-        make_move(bbs, info, move)
+        make_and_update(bbs, info, move, net, acc, ply)
         gives_check = in_check(bbs, info[I_STM])
         # principal variation search: the first move with the full window, the others with a
         # null window (reduced late in the list), searched again at full depth and then with the
@@ -452,7 +497,7 @@ def search(
             score = -search(
                 bbs, info, depth - 1 - reduction, low, -alpha, ply + 1, ctx, tt_keys, tt_data,
                 killers, history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
-                weights,
+                weights, net, acc,
             )  # fmt: skip
             if full_window or score <= alpha or ctx[C_STOP]:
                 break
@@ -509,11 +554,14 @@ def search_root(
     slab: np.ndarray,
     slots: np.ndarray,
     weights: np.ndarray,
+    net: np.ndarray,
+    acc: np.ndarray,
 ) -> int:
     """One iteration of iterative deepening from the position in ``bbs``/``info``, leaving out
     the root moves in ``excluded`` (for MultiPV); the principal variation is left in
     ``pv[0, :pv_length[0]]`` (empty, and the score -INFINITE, when every move is excluded).
-    Releases the GIL."""
+    With a network (``net`` not empty, its bias in ``ctx``), ``acc`` holds the accumulators
+    of each ply. Releases the GIL."""
     moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
     scores = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     stack = np.empty((MAX_PLY + 2 * STACK_OFFSET, STACK_NB), dtype=np.int64)
@@ -522,6 +570,8 @@ def search_root(
     ctx[C_SELDEPTH] = 0
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
+    if net.shape[0]:
+        N.refresh(bbs, net, acc[0])
     buffer = moves[0]
     total = legal_moves(bbs, info, buffer)
     if total == 0:
@@ -541,7 +591,7 @@ def search_root(
     if checked:
         depth += 1
     else:
-        stack[STACK_OFFSET, S_EVAL] = evaluate(bbs, info, weights)
+        stack[STACK_OFFSET, S_EVAL] = static_value(bbs, info, weights, net, acc, 0, ctx)
     key = bbs[BB_KEY]
     tt_move = T.entry_move(T.tt_probe(tt_keys, tt_data, key))
     line = scores[0]
@@ -552,22 +602,23 @@ def search_root(
     for i in range(n):
         move = pick(buffer, line, i, n)
         stack[STACK_OFFSET, S_PIECE_TO] = piece_to(info, move)
-        make_move(bbs, info, move)
+        make_and_update(bbs, info, move, net, acc, 0)
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
-                cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights,
+                cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights, net, acc,
             )  # fmt: skip
         else:
             score = -search(
                 bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
                 history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights,
+                net, acc,
             )  # fmt: skip
             if alpha < score < beta and not ctx[C_STOP]:
                 score = -search(
                     bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
                     history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
-                    weights,
+                    weights, net, acc,
                 )  # fmt: skip
         unmake_move(bbs, info)
         if ctx[C_STOP]:

@@ -61,6 +61,9 @@ class Options:
     eval_weights: str = ""
     #: centipawns a draw by repetition or count is worse than even (``Contempt``)
     contempt: int = 0
+    #: the evaluation network's file (``EvalFile``; ``<default>``: kradan's own, ``<none>``:
+    #: the weighted terms)
+    eval_file: str = "<default>"
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -119,6 +122,7 @@ class UciEngine(EngineSession):
         self.send("option name BookFile type string default <empty>")
         self.send("option name EvalWeights type string default <default>")
         self.send(f"option name Contempt type spin default 0 min 0 max {MAX_CONTEMPT}")
+        self.send("option name EvalFile type string default <default>")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -177,6 +181,16 @@ class UciEngine(EngineSession):
             except OSError as error:
                 raise ValueError(f"cannot read weights {path!r}: {error.strerror}") from error
             self.options.eval_weights = path
+        elif name == "evalfile":
+            self.wait()
+            chosen = value or "<default>"
+            if chosen.lower() in ("<default>", "<empty>"):
+                self.searchers.use_network(None)
+            elif chosen.lower() == "<none>":
+                self.searchers.use_network(False)
+            else:
+                self.searchers.use_network(chosen)  # a bad file is said at once
+            self.options.eval_file = chosen
         elif name == "contempt":
             self.wait()
             self.options.contempt = _int(value, 0, MAX_CONTEMPT)

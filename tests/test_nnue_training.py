@@ -1,0 +1,180 @@
+"""Training the evaluation network (kradan/nnue_training.py, ``kradan tune train``): the
+gradient is the loss's, the scale is found from scores and results, training learns what
+the labels say, the integer network computes what the float one does, and the command writes
+a network a player can use."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from kradan import Board
+from kradan import nnue_training as T
+from kradan.cli.main import main
+from kradan.engine import Limit
+from kradan.engine import weights as W
+from kradan.engine.kernels import nnue as N
+from kradan.engine.kernels.evaluate import evaluate
+from kradan.engine.network import load_network
+from kradan.players import PlayerSpecError, make_player
+from kradan.selfplay import TrainingPositions
+
+
+def _positions(count: int, seed: int) -> tuple[TrainingPositions, list[Board]]:
+    """Positions of random Makruk games, scored by the weighted evaluation (White's view),
+    each game's result drawn from that score."""
+    rng = random.Random(seed)
+    rows, sides, scores, results, games, boards = [], [], [], [], [], []
+    row = W.DEFAULT[W.SET_MAKRUK]
+    game = 0
+    while len(rows) < count:
+        board = Board()
+        for _ in range(rng.randrange(10, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over():
+            continue
+        bbs, info = board.kernel_arrays()
+        white = int(evaluate(bbs, info, row)) * (1 if board.turn else -1)
+        features = np.full(N.MAX_PIECES, -1, dtype=np.int16)
+        N.white_features(bbs, features)
+        rows.append(features)
+        sides.append(0 if board.turn else 1)
+        scores.append(max(-3000, min(3000, white)))
+        results.append(1.0 if rng.random() < 1 / (1 + np.exp(-white / 300)) else 0.0)
+        games.append(game)
+        boards.append(board)
+        game += 1
+    return TrainingPositions(
+        np.array(rows), np.array(sides, dtype=np.int8), np.array(scores, dtype=np.int16),
+        np.array(results, dtype=np.float32), np.array(games, dtype=np.int32),
+    ), boards  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def data() -> tuple[TrainingPositions, list[Board]]:
+    return _positions(1500, seed=7)
+
+
+def test_the_gradient_is_the_loss_s(data: tuple[TrainingPositions, list[Board]]) -> None:
+    positions, _ = data
+    features = positions.features[:40].astype(np.int64)
+    stm = positions.stm[:40].astype(np.int64)
+    targets = np.linspace(0.1, 0.9, 40)
+    net = T.FloatNetwork.random(6, seed=2)
+    order = np.arange(40)
+    threads = numba.get_num_threads()
+    shapes = ((threads, N.FEATURES, 6), (threads, 6), (threads, 12), (threads,))
+
+    def loss_and_grads() -> tuple[float, list[np.ndarray]]:
+        grads = [np.zeros(shape) for shape in shapes]
+        loss = T._batch_gradient(net.w1, net.b1, net.w2, float(net.b2[0]), features, stm, targets,
+                                 order, 0, 40, 250.0, *grads, 0)  # fmt: skip
+        return loss, [g.sum(0) for g in grads]
+
+    _, (g1, gb1, g2, gb2) = loss_and_grads()
+    eps = 1e-5
+    feature = int(features[3, 2])
+    for array, grad, index in ((net.w1, g1, (feature, 4)), (net.b1, gb1, (1,)),
+                               (net.w2, g2, (2,)), (net.w2, g2, (9,))):  # fmt: skip
+        old = array[index]
+        array[index] = old + eps
+        up, _ = loss_and_grads()
+        array[index] = old - eps
+        down, _ = loss_and_grads()
+        array[index] = old
+        assert (up - down) / (2 * eps) == pytest.approx(grad[index], rel=1e-4, abs=1e-9)
+    net.b2[0] += eps
+    up, _ = loss_and_grads()
+    net.b2[0] -= 2 * eps
+    down, _ = loss_and_grads()
+    net.b2[0] += eps
+    assert (up - down) / (2 * eps) == pytest.approx(gb2, rel=1e-4)
+
+
+def test_the_scale_is_found_from_scores_and_results() -> None:
+    rng = np.random.default_rng(3)
+    scores = rng.uniform(-1500, 1500, 200_000)
+    results = (rng.random(200_000) < 1 / (1 + np.exp(-scores / 420))).astype(float)
+    assert T.fit_scale(scores, results) == pytest.approx(420, rel=0.05)
+
+
+def test_training_learns_what_the_labels_say(data: tuple[TrainingPositions, list[Board]]) -> None:
+    """Trained on scores alone (lam 1), the network's held-out error falls well below the
+    untrained network's, and its integer form agrees in sign with the scores it learnt."""
+    positions, boards = data
+    reports: list[T.TrainingReport] = []
+    net, _scale = T.train(positions, hidden=16, epochs=12, batch=128, rate=0.01, lam=1.0,
+                         held_out=0.2, report=reports.append)  # fmt: skip
+    assert len(reports) == 12
+    assert reports[-1].held_out_loss < 0.6 * reports[0].held_out_loss
+    network = T.quantize(net, ("makruk",), "test")
+    agree = total = 0
+    for board, white in zip(boards, positions.scores, strict=True):
+        if abs(int(white)) < 300:
+            continue
+        bbs, info = board.kernel_arrays()
+        acc = np.zeros((2, 16), dtype=np.int32)
+        N.refresh(bbs, network.weights, acc)
+        value = N.output(network.weights, network.bias, acc, int(info[64]))
+        total += 1
+        agree += (value * (1 if board.turn else -1) > 0) == (white > 0)
+    assert total > 50 and agree / total > 0.9
+
+
+def test_the_integer_network_computes_what_the_float_one_does(
+    data: tuple[TrainingPositions, list[Board]],
+) -> None:
+    positions, boards = data
+    net = T.FloatNetwork.random(16, seed=5)
+    network = T.quantize(net, ("makruk",), "")
+    acc_float = np.zeros((2, 16))
+    for k in range(50):
+        rows = positions.features[k].astype(np.int64)
+        n = int(np.count_nonzero(rows >= 0))
+        side = int(positions.stm[k])
+        out = T._forward(net.w1, net.b1, net.w2, float(net.b2[0]), rows, n, side, acc_float)
+        expected = out * N.SCALE
+        bbs, _ = boards[k].kernel_arrays()
+        acc = np.zeros((2, 16), dtype=np.int32)
+        N.refresh(bbs, network.weights, acc)
+        assert N.output(network.weights, network.bias, acc, side) == pytest.approx(expected, abs=6)
+
+
+def test_bad_settings_are_refused(data: tuple[TrainingPositions, list[Board]]) -> None:
+    positions, _ = data
+    with pytest.raises(ValueError, match=r"lam 1\.5 must lie in"):
+        T.train(positions, lam=1.5)
+    with pytest.raises(ValueError, match="no training positions"):
+        T.train(TrainingPositions.empty())
+
+
+def test_the_command_trains_a_network_a_player_uses(
+    tmp_path: Path, data: tuple[TrainingPositions, list[Board]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, _ = data
+    source = tmp_path / "positions.npz"
+    positions.save(source)
+    out = tmp_path / "net.npz"
+    code = main(["tune", "train", str(source), "-o", str(out), "--hidden", "8", "--epochs",
+                 "2", "--batch", "256", "--sets", "makruk"])  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "epoch   2" in printed and f"kradan:network={out}" in printed
+    network = load_network(out)
+    assert network.hidden == 8 and network.sets == ("makruk",)
+    assert "1,500 positions" in network.about
+    player = make_player(f"kradan:network={out}")
+    assert f"(network {out})" in player.name
+    move = player.choose_move(Board(), Limit(depth=2))
+    assert move.move is not None
+    with pytest.raises(PlayerSpecError, match="bad network file"):
+        make_player(f"kradan:network={tmp_path / 'missing.npz'}")
+    assert main(["tune", "train", str(source), "-o", str(out), "--sets", "chess"]) == 2
+    assert "--sets 'chess'" in capsys.readouterr().err
