@@ -178,3 +178,15 @@ def test_the_command_trains_a_network_a_player_uses(
         make_player(f"kradan:network={tmp_path / 'missing.npz'}")
     assert main(["tune", "train", str(source), "-o", str(out), "--sets", "chess"]) == 2
     assert "--sets 'chess'" in capsys.readouterr().err
+
+
+def test_the_scale_is_the_weighted_evaluation_s_unless_fitted(
+    data: tuple[TrainingPositions, list[Board]],
+) -> None:
+    positions, _ = data
+    _, fixed = T.train(positions, hidden=4, epochs=1, batch=512)
+    assert fixed == T.DEFAULT_SCALE == 420.0
+    _, fitted = T.train(positions, hidden=4, epochs=1, batch=512, scale=None)
+    assert fitted == pytest.approx(300, rel=0.25)  # the results were drawn at 300 cp a unit
+    with pytest.raises(ValueError, match="a scale of -5"):
+        T.train(positions, scale=-5)

@@ -3,8 +3,10 @@
 The network is the one :mod:`kradan.engine.kernels.nnue` runs, trained here in floating point
 and then rounded to its integer weights. Each position's target, for the side to move, blends
 the engine's score and the game's result, ``lam * sigmoid(score / S) + (1 - lam) * result``,
-where ``S`` (centipawns per unit of the logistic) is fitted to the data so that scores and
-results speak on one scale; the loss is the squared error of ``sigmoid(network / S)``.
+where ``S`` (centipawns per unit of the logistic) is 420 by default, the scale the Texel fit
+found for the weighted evaluation (``K`` = 0.412, docs/tuning.md), so that the network's
+centipawns are the search's (its margins are set in them), or fitted to the data on request;
+the loss is the squared error of ``sigmoid(network / S)``.
 Positions are also seen mirrored left to right, which the rules of every game this network
 plays leave unchanged. Adam, on minibatches, compiled with numba and split over the cores.
 A twentieth of the games is held out, and the loss on them is reported after every epoch.
@@ -36,6 +38,9 @@ from .selfplay import TrainingPositions
 
 #: the hidden layer's width of a new network
 DEFAULT_HIDDEN = 128
+#: centipawns a unit of the logistic that turns scores into expected results: the scale of
+#: the weighted evaluation's Texel fit, 400 / (0.412 ln 10)
+DEFAULT_SCALE = 420.0
 
 
 @numba.njit(cache=True)
@@ -260,12 +265,13 @@ def train(
     batch: int = 16384,
     rate: float = 0.001,
     lam: float = 0.5,
+    scale: float | None = DEFAULT_SCALE,
     seed: int = 1,
     held_out: float = 0.05,
     report: Callable[[TrainingReport], None] | None = None,
 ) -> tuple[FloatNetwork, float]:
-    """The trained network and its scale ``S``. The rate falls tenfold over the last
-    third of the epochs.
+    """The trained network and its scale ``S`` (``scale``, or fitted when ``None``). The
+    rate falls tenfold over the last third of the epochs.
 
     :raises UsageError: for no positions or settings out of range.
     """
@@ -273,8 +279,10 @@ def train(
         raise UsageError("no training positions")
     if not 0.0 <= lam <= 1.0 or epochs < 1 or batch < 1 or hidden < 1:
         raise UsageError(f"lam {lam} must lie in [0, 1]; epochs, batch and hidden 1 or more")
+    if scale is not None and scale <= 0:
+        raise UsageError(f"a scale of {scale} centipawns: it must be above 0")
     scores, results = side_to_move_view(positions)
-    s = fit_scale(scores, results)
+    s = fit_scale(scores, results) if scale is None else float(scale)
     targets = lam / (1.0 + np.exp(-scores / s)) + (1.0 - lam) * results
     rng = np.random.default_rng(seed)
     games = np.unique(positions.games)
@@ -328,6 +336,7 @@ def quantize(net: FloatNetwork, sets: tuple[str, ...], about: str) -> Network:
 
 __all__ = [
     "DEFAULT_HIDDEN",
+    "DEFAULT_SCALE",
     "FloatNetwork",
     "TrainingReport",
     "fit_scale",

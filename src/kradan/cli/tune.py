@@ -78,6 +78,11 @@ def add_parser(commands: Any) -> None:
         "--lam", type=float, default=0.5,
         help="the score's share of the target, the result's the rest (0.5)",
     )  # fmt: skip
+    train.add_argument(
+        "--scale", default="420", metavar="CP|fit",
+        help="centipawns a unit of the logistic that turns scores into results (420, the "
+        "weighted evaluation's; 'fit': fitted to these games)",
+    )  # fmt: skip
     train.add_argument("--seed", type=int, default=1, help="the random seed (1)")
     train.set_defaults(run=run_train)
     fit = actions.add_parser("fit", help="fit the weights to labelled positions")
@@ -209,6 +214,10 @@ def run_train(args: argparse.Namespace) -> int:
     from ..nnue_training import TrainingReport, quantize, train
     from ..selfplay import TrainingPositions
 
+    try:
+        scale = None if args.scale == "fit" else float(args.scale)
+    except ValueError as error:
+        raise UsageError(f"--scale {args.scale!r}: a number of centipawns or 'fit'") from error
     sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
     if not sets or any(name not in SETS for name in sets):
         raise UsageError(f"--sets {args.sets!r}: name some of {', '.join(SETS)}")
@@ -224,7 +233,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     network, scale = train(
         positions, hidden=args.hidden, epochs=args.epochs, batch=args.batch, rate=args.rate,
-        lam=args.lam, seed=args.seed, report=report,
+        lam=args.lam, scale=scale, seed=args.seed, report=report,
     )  # fmt: skip
     about = (f"kradan tune train: {len(positions):,} positions, hidden {args.hidden}, "
              f"{args.epochs} epochs, lam {args.lam}, S {scale:.0f}")  # fmt: skip
