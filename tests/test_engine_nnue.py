@@ -97,9 +97,9 @@ def test_accumulators_updated_move_by_move_equal_those_summed_afresh(game: str) 
     network = _random_network(hidden=16)
     for boards in _random_games(game, 6, seed=5):
         bbs, _info = boards[0].kernel_arrays()
-        acc = np.zeros((2, 2, 16), dtype=np.int32)
-        N.refresh(bbs, network.weights, acc[0])
-        assert np.array_equal(acc[0], _plain_accumulators(boards[0], network))
+        acc = np.zeros((4, 16), dtype=np.int32)  # rows 0-1 before a move, 2-3 after it
+        N.refresh(bbs, network.weights, acc, 0)
+        assert np.array_equal(acc[:2], _plain_accumulators(boards[0], network))
         for before, after in itertools.pairwise(boards):
             move = after.peek()
             assert isinstance(move, Move)
@@ -107,13 +107,13 @@ def test_accumulators_updated_move_by_move_equal_those_summed_afresh(game: str) 
             _, info_before = before.kernel_arrays()
             bbs_after, info_after = after.kernel_arrays()
             N.update(
-                network.weights, acc[0], acc[1], frm, to, int(info_before[frm]),
+                network.weights, acc, 0, 2, frm, to, int(info_before[frm]),
                 int(info_before[to]), int(info_after[frm]), int(info_after[to]),
             )  # fmt: skip
             fresh = np.zeros((2, 16), dtype=np.int32)
-            N.refresh(bbs_after, network.weights, fresh)
-            assert np.array_equal(acc[1], fresh), f"{after.fen()} after {move.uci()}"
-            acc[0] = acc[1]
+            N.refresh(bbs_after, network.weights, fresh, 0)
+            assert np.array_equal(acc[2:], fresh), f"{after.fen()} after {move.uci()}"
+            acc[:2] = acc[2:]
 
 
 def test_the_output_is_the_squared_clipped_sum() -> None:
@@ -122,10 +122,11 @@ def test_the_output_is_the_squared_clipped_sum() -> None:
     acc = _plain_accumulators(board, network)
     for stm in (0, 1):
         us, them = np.clip(acc[stm], 0, N.QA), np.clip(acc[1 - stm], 0, N.QA)
-        total = int((us * us) @ network.weights[N.ROW_OUT_US].astype(np.int64)
-                    + (them * them) @ network.weights[N.ROW_OUT_THEM].astype(np.int64))  # fmt: skip
-        expected = (total // N.QA + network.bias) * N.SCALE // (N.QA * N.QB)
-        assert N.output(network.weights, network.bias, acc.astype(np.int32), stm) == expected
+        out_us = network.weights[N.ROW_OUT_US].astype(np.int64)
+        out_them = network.weights[N.ROW_OUT_THEM].astype(np.int64)
+        total = int(((us * us) >> 8) @ out_us + ((them * them) >> 8) @ out_them)
+        expected = (total * 256 // N.QA + network.bias) * N.SCALE // (N.QA * N.QB)
+        assert N.output(network.weights, network.bias, acc.astype(np.int32), 0, stm) == expected
 
 
 def test_the_kernel_evaluates_with_the_network() -> None:
@@ -140,11 +141,12 @@ def test_the_kernel_evaluates_with_the_network() -> None:
     ctx[S.C_NET_BIAS] = network.bias
     for fen in (board.fen(), board.fen().replace(" b ", " w ")):
         bbs, info = Board(fen).kernel_arrays()
-        acc = np.zeros((1, 2, 8), dtype=np.int32)
-        N.refresh(bbs, network.weights, acc[0])
-        expected = N.output(network.weights, network.bias, acc[0], int(info[64]))
+        nnue = np.vstack([network.weights, np.zeros((2, 8), dtype=np.int32)])
+        first = S.accumulator_row(0)
+        N.refresh(bbs, network.weights, nnue, first)
+        expected = N.output(network.weights, network.bias, nnue, first, int(info[64]))
         assert expected != evaluate(bbs, info, row)
-        assert S.static_value(bbs, info, row, network.weights, acc, 0, ctx) == expected
+        assert S.static_value(bbs, info, row, nnue, 0, ctx) == expected
     searcher = Searcher(1)
     searcher.use_network(False)
     plain = searcher.best_move(board, Limit(depth=3))
@@ -181,18 +183,19 @@ def test_the_search_and_a_fresh_sum_agree_at_every_ply() -> None:
     board = Board(MAKRUK_START)
     rng = random.Random(2)
     bbs, info = board.kernel_arrays(room=64)
-    acc = np.zeros((S.MAX_PLY + 2, 2, 8), dtype=np.int32)
-    N.refresh(bbs, network.weights, acc[0])
+    nnue = np.vstack([network.weights, np.zeros((2 * 41, 8), dtype=np.int32)])
+    N.refresh(bbs, network.weights, nnue, S.accumulator_row(0))
     for ply in range(40):
         moves = list(board.legal_moves)
         if not moves:
             break
         move = rng.choice(moves)
-        S.make_and_update(bbs, info, board.encode_move(move), network.weights, acc, ply)
+        S.make_and_update(bbs, info, board.encode_move(move), nnue, ply)
         board.push(move)
         fresh = np.zeros((2, 8), dtype=np.int32)
-        N.refresh(board.kernel_arrays()[0], network.weights, fresh)
-        assert np.array_equal(acc[ply + 1], fresh)
+        N.refresh(board.kernel_arrays()[0], network.weights, fresh, 0)
+        row = S.accumulator_row(ply + 1)
+        assert np.array_equal(nnue[row : row + 2], fresh)
 
 
 def test_a_network_file_round_trips(tmp_path: Path) -> None:
@@ -208,9 +211,13 @@ def test_a_network_file_round_trips(tmp_path: Path) -> None:
 
 def test_wide_weights_are_kept_whole(tmp_path: Path) -> None:
     network = _random_network(hidden=4)
-    network.weights[N.ROW_OUT_US, 0] = 70_000
+    network.weights[5, 0] = 70_000
     save_network(network, tmp_path / "wide.npz")
-    assert load_network(tmp_path / "wide.npz").weights[N.ROW_OUT_US, 0] == 70_000
+    assert load_network(tmp_path / "wide.npz").weights[5, 0] == 70_000
+    network.weights[N.ROW_OUT_THEM, 1] = -N.OUTPUT_LIMIT  # its sum would overflow 32 bits
+    save_network(network, tmp_path / "too-wide.npz")
+    with pytest.raises(InputFileError, match="output weights beyond"):
+        load_network(tmp_path / "too-wide.npz")
 
 
 def test_bad_network_files_are_refused_with_the_reason(tmp_path: Path) -> None:
@@ -247,8 +254,7 @@ def test_without_a_network_the_evaluation_is_the_weighted_terms() -> None:
     row = W.DEFAULT[W.SET_MAKRUK]
     ctx = np.zeros(S.CTX_NB, dtype=np.int64)
     empty = np.zeros((0, 1), dtype=np.int32)
-    acc = np.zeros((1, 2, 1), dtype=np.int32)
-    assert S.static_value(bbs, info, row, empty, acc, 0, ctx) == evaluate(bbs, info, row)
+    assert S.static_value(bbs, info, row, empty, 0, ctx) == evaluate(bbs, info, row)
 
 
 def _uci(*lines: str) -> list[str]:

@@ -121,8 +121,8 @@ def test_training_learns_what_the_labels_say(data: tuple[TrainingPositions, list
             continue
         bbs, info = board.kernel_arrays()
         acc = np.zeros((2, 16), dtype=np.int32)
-        N.refresh(bbs, network.weights, acc)
-        value = N.output(network.weights, network.bias, acc, int(info[64]))
+        N.refresh(bbs, network.weights, acc, 0)
+        value = N.output(network.weights, network.bias, acc, 0, int(info[64]))
         total += 1
         agree += (value * (1 if board.turn else -1) > 0) == (white > 0)
     assert total > 50 and agree / total > 0.9
@@ -143,8 +143,9 @@ def test_the_integer_network_computes_what_the_float_one_does(
         expected = out * N.SCALE
         bbs, _ = boards[k].kernel_arrays()
         acc = np.zeros((2, 16), dtype=np.int32)
-        N.refresh(bbs, network.weights, acc)
-        assert N.output(network.weights, network.bias, acc, side) == pytest.approx(expected, abs=6)
+        N.refresh(bbs, network.weights, acc, 0)
+        value = N.output(network.weights, network.bias, acc, 0, side)
+        assert value == pytest.approx(expected, abs=6)
 
 
 def test_bad_settings_are_refused(data: tuple[TrainingPositions, list[Board]]) -> None:

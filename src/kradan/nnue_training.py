@@ -25,6 +25,7 @@ from .engine.kernels.nnue import (
     FEATURES,
     MAX_PIECES,
     NET_ROWS,
+    OUTPUT_LIMIT,
     QA,
     QB,
     ROW_BIAS,
@@ -329,8 +330,9 @@ def quantize(net: FloatNetwork, sets: tuple[str, ...], about: str) -> Network:
     weights = np.zeros((NET_ROWS, hidden), dtype=np.int32)
     weights[:FEATURES] = np.round(net.w1 * QA)
     weights[ROW_BIAS] = np.round(net.b1 * QA)
-    weights[ROW_OUT_US] = np.round(net.w2[:hidden] * QB)
-    weights[ROW_OUT_THEM] = np.round(net.w2[hidden:] * QB)
+    limit = OUTPUT_LIMIT - 1
+    weights[ROW_OUT_US] = np.clip(np.round(net.w2[:hidden] * QB), -limit, limit)
+    weights[ROW_OUT_THEM] = np.clip(np.round(net.w2[hidden:] * QB), -limit, limit)
     return Network(weights, round(float(net.b2[0]) * QA * QB), sets, about)
 
 

@@ -21,6 +21,7 @@ from ..move import Move
 from ..variants import CountingMode, StalemateRule
 from . import weights as W
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
+from .kernels import nnue
 from .kernels import search as S
 from .network import Network, default_network, load_network
 from .tablebase import EngineTables, table_line
@@ -31,8 +32,7 @@ assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_inter
 _NOTHING = np.zeros(0, dtype=np.int32)
 _NO_SLAB = np.zeros(0, dtype=np.uint8)
 _NO_SLOTS = np.zeros(0, dtype=np.int64)
-_NO_NET = np.zeros((0, 1), dtype=np.int32)
-_NO_ACC = np.zeros((1, 2, 1), dtype=np.int32)
+_NO_NET = np.zeros((0, 1), dtype=nnue.NO_NETWORK_DTYPE)
 #: moves of the tables' line shown as the principal variation
 TABLE_LINE = 10
 _STALEMATE_SCORE = {
@@ -81,7 +81,10 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self.contempt = 0
         #: the evaluation network (``None``: the weighted terms everywhere)
         self.network: Network | None = None
-        self._net, self._acc = _NO_NET, _NO_ACC
+        #: the network's rows and then two accumulators a ply, for the kernel (one array: a
+        #: recursive kernel pays for each array it passes on)
+        self._nnue = self._nnue_net = _NO_NET
+        self._nnue_of: Network | None = None
 
     def clear(self) -> None:
         self._history[:] = 0
@@ -96,12 +99,13 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._row = self.weights[eval_set]
         network = self.network
         if network is not None and network.evaluates(eval_set):
-            self._net = network.weights
-            if self._acc.shape != (S.MAX_PLY + 2, 2, network.hidden):
-                self._acc = np.zeros((S.MAX_PLY + 2, 2, network.hidden), dtype=np.int32)
+            if self._nnue_of is not network:
+                room = np.zeros((2 * (S.MAX_PLY + 2), network.hidden), dtype=np.int32)
+                self._nnue_of, self._nnue_net = network, np.vstack([network.weights, room])
+            self._nnue = self._nnue_net
             tables.ctx[S.C_NET_BIAS] = network.bias
         else:
-            self._net = _NO_NET
+            self._nnue = _NO_NET
         variant = board.variant
         self._age = (self._age + 1) & 255
         tables.ctx[S.C_AGE] = self._age
@@ -128,8 +132,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
             S.search_root(
                 self._bbs, self._info, depth, alpha, beta, tables.ctx, tables.tt_keys,
                 tables.tt_data, self._killers, self._history, self._cont, self._pv,
-                self._pv_length, excluded, self._slab, self._slots, self._row, self._net,
-                self._acc,
+                self._pv_length, excluded, self._slab, self._slots, self._row, self._nnue,
             )
         )  # fmt: skip
 

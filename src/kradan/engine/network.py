@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputFileError
-from .kernels.nnue import NET_ROWS
+from .kernels.nnue import NET_ROWS, OUTPUT_LIMIT, ROW_OUT_THEM, ROW_OUT_US
 from .weights import SETS
 
 #: the format tag every network file carries
@@ -77,6 +77,9 @@ def load_network(path: str | Path) -> Network:
     if weights.ndim != 2 or weights.shape[0] != NET_ROWS or weights.shape[1] < 1:
         raise InputFileError(f"{str(path)!r} holds weights of shape {weights.shape}, not "
                              f"({NET_ROWS}, hidden)")  # fmt: skip
+    outputs = weights[ROW_OUT_US : ROW_OUT_THEM + 1]
+    if np.abs(outputs).max() >= OUTPUT_LIMIT:
+        raise InputFileError(f"{str(path)!r} has output weights beyond +/-{OUTPUT_LIMIT}")
     unknown = [name for name in sets if name not in SETS]
     if unknown or not sets:
         raise InputFileError(f"{str(path)!r} names weight sets {list(sets)}; known: {list(SETS)}")

@@ -98,7 +98,60 @@ def loses_material(bbs: np.ndarray, info: np.ndarray, move: int) -> bool:
     victim = (info[I_BOARD + (move & MOVE_TO_MASK)] & 7) - 1
     if attacker == KING or victim < 0 or VALUES[attacker] <= VALUES[victim]:
         return False
-    return exchange_value(bbs, info, move) < 0
+    return not exchange_at_least(bbs, info, move, 0)
 
 
-__all__ = ["CHEAPEST_FIRST", "KING_VALUE", "exchange_value", "loses_material"]
+@jit
+def exchange_at_least(bbs: np.ndarray, info: np.ndarray, move: int, threshold: int) -> bool:
+    """Whether ``exchange_value(move) >= threshold``, found without building the list of
+    captures (no allocation: the search asks this of most moves it considers). Each capture
+    in turn is answered only while the side to move can still turn the balance."""
+    kind = (move >> MOVE_KIND_SHIFT) & MOVE_KIND_MASK
+    if kind != KIND_NORMAL and kind != KIND_PROMOTION:
+        return threshold <= 0
+    to = move & MOVE_TO_MASK
+    frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
+    victim = info[I_BOARD + to]
+    gain = VALUES[(victim & 7) - 1] if victim != 0 else 0
+    on_square = _worth((info[I_BOARD + frm] & 7) - 1)
+    if kind == KIND_PROMOTION:
+        gain += VALUES[MET] - VALUES[PAWN]
+        on_square = VALUES[MET]
+    # ``balance``: what the mover is up if the exchange stopped now, less the threshold; the
+    # loop asks whether the side to capture next can push it to its side of zero
+    balance = gain - threshold
+    if balance < 0:
+        return False  # even if nothing is taken back it falls short
+    balance = on_square - balance
+    if balance <= 0:
+        return True  # even if the piece is lost at once it is enough
+    occupied = (bbs[BB_COLOR] | bbs[BB_COLOR + 1]) & ~bit(frm)
+    side = info[I_STM]
+    result = True
+    while True:
+        side = 1 - side
+        attackers = attackers_of_color(bbs, side, to, occupied) & occupied
+        if attackers == ZERO:
+            break
+        square = -1
+        for piece_type in CHEAPEST_FIRST:
+            mine = attackers & bbs[BB_TYPE + piece_type]
+            if mine != ZERO:
+                square = lsb(mine)
+                break
+        result = not result
+        # a king is worth KING_VALUE here, as in exchange_value: no side gives it up
+        balance = _worth((info[I_BOARD + square] & 7) - 1) - balance
+        if balance < int(result):
+            break
+        occupied &= ~bit(square)
+    return result
+
+
+__all__ = [
+    "CHEAPEST_FIRST",
+    "KING_VALUE",
+    "exchange_at_least",
+    "exchange_value",
+    "loses_material",
+]

@@ -20,6 +20,8 @@ output's bias travels beside it (:mod:`kradan.engine.network` reads and writes t
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from ..._core.bits import jit, lsb, pop_lsb
 from ..._core.layout import BB_COLOR, BB_TYPE, PIECE_TYPE_NB
@@ -37,8 +39,29 @@ QA = 255
 QB = 1024
 #: centipawns per unit of the network's output
 SCALE = 400
+#: output weights stay below this in size, so the output's sum fits 32 bits
+OUTPUT_LIMIT = 2**15
 #: the most pieces a position holds, for the feature lists of the training data
 MAX_PIECES = 32
+
+
+#: what the search is given when it has no network: an array of another type, so that the
+#: search is compiled twice and the copy without a network carries none of its code
+NO_NETWORK_DTYPE = np.int8
+
+
+def uses_network(nnue: np.ndarray) -> bool:
+    """Whether the search's network array holds a network (int32, with rows)."""
+    return bool(nnue.dtype == np.int32 and nnue.shape[0] > 0)
+
+
+@overload(uses_network)
+def _uses_network_compiled(nnue):  # type: ignore[no-untyped-def]  # numba matches bare names
+    """In compiled code the answer for the no-network type is a constant, which removes the
+    network's branches from that copy of the search."""
+    if isinstance(nnue, types.Array) and nnue.dtype == types.int32:
+        return lambda nnue: nnue.shape[0] > 0
+    return lambda nnue: False
 
 
 @jit
@@ -76,13 +99,14 @@ def mirror_feature(index: int) -> int:
 
 
 @jit
-def refresh(bbs: np.ndarray, net: np.ndarray, acc: np.ndarray) -> None:
-    """Both accumulators ``acc[2, H]`` summed from scratch."""
+def refresh(bbs: np.ndarray, net: np.ndarray, acc: np.ndarray, row: int) -> None:
+    """Both accumulators, rows ``row`` (White's) and ``row + 1`` (Black's) of ``acc``,
+    summed from scratch. (The kernels index rows rather than take views of them: numba counts
+    references to every view, which costs more than the sums.)"""
     hidden = net.shape[1]
     for perspective in range(2):
-        target = acc[perspective]
         for i in range(hidden):
-            target[i] = net[ROW_BIAS, i]
+            acc[row + perspective, i] = net[ROW_BIAS, i]
     for color in range(2):
         for ptype in range(PIECE_TYPE_NB):
             pieces = bbs[BB_TYPE + ptype] & bbs[BB_COLOR + color]
@@ -91,31 +115,46 @@ def refresh(bbs: np.ndarray, net: np.ndarray, acc: np.ndarray) -> None:
                 sq = lsb(pieces)
                 pieces = pop_lsb(pieces)
                 for perspective in range(2):
-                    row = net[feature(perspective, code, sq)]
-                    target = acc[perspective]
+                    index = feature(perspective, code, sq)
                     for i in range(hidden):
-                        target[i] += row[i]
+                        acc[row + perspective, i] += net[index, i]
 
 
 @jit
-def _change(net: np.ndarray, acc: np.ndarray, piece: int, sq: int, sign: int) -> None:
+def _apply(
+    net: np.ndarray, acc: np.ndarray, src: int, dst: int, off1: int, off2: int, on1: int,
+    on2: int,
+) -> None:
+    """Row ``dst`` of ``acc`` is row ``src`` with the input rows ``off1`` and ``off2`` taken
+    away and ``on1`` and ``on2`` added (-1: none), in one pass for the common cases: a move
+    (one off, one on) and a capture (two off, one on)."""
     hidden = net.shape[1]
-    for perspective in range(2):
-        row = net[feature(perspective, piece, sq)]
-        target = acc[perspective]
-        if sign > 0:
+    if off1 >= 0 and on1 >= 0 and on2 < 0:
+        if off2 < 0:
             for i in range(hidden):
-                target[i] += row[i]
+                acc[dst, i] = acc[src, i] - net[off1, i] + net[on1, i]
         else:
             for i in range(hidden):
-                target[i] -= row[i]
+                acc[dst, i] = acc[src, i] - net[off1, i] - net[off2, i] + net[on1, i]
+        return
+    for i in range(hidden):
+        acc[dst, i] = acc[src, i]
+    for index in (off1, off2):
+        if index >= 0:
+            for i in range(hidden):
+                acc[dst, i] -= net[index, i]
+    for index in (on1, on2):
+        if index >= 0:
+            for i in range(hidden):
+                acc[dst, i] += net[index, i]
 
 
 @jit
 def update(
     net: np.ndarray,
-    before: np.ndarray,
-    after: np.ndarray,
+    acc: np.ndarray,
+    before: int,
+    after: int,
     frm: int,
     to: int,
     from_was: int,
@@ -123,42 +162,50 @@ def update(
     from_is: int,
     to_is: int,
 ) -> None:
-    """``after`` (accumulators ``[2, H]``) from ``before`` and the pieces on the move's two
-    squares before and after it (0: empty)."""
-    after[:, :] = before
-    if from_was != from_is:
-        if from_was:
-            _change(net, after, from_was, frm, -1)
-        if from_is:
-            _change(net, after, from_is, frm, 1)
-    if to != frm and to_was != to_is:
-        if to_was:
-            _change(net, after, to_was, to, -1)
-        if to_is:
-            _change(net, after, to_is, to, 1)
+    """The accumulators at rows ``after`` and ``after + 1`` of ``acc`` from those at
+    ``before`` and the pieces on the move's two squares before and after it (0: empty)."""
+    from_changes = from_was != from_is
+    to_changes = to != frm and to_was != to_is
+    for perspective in range(2):
+        off1 = off2 = on1 = on2 = -1
+        if from_changes and from_was:
+            off1 = feature(perspective, from_was, frm)
+        if from_changes and from_is:
+            on1 = feature(perspective, from_is, frm)
+        if to_changes and to_was:
+            off2 = feature(perspective, to_was, to)
+        if to_changes and to_is:
+            on2 = feature(perspective, to_is, to)
+        if off1 < 0:
+            off1, off2 = off2, -1
+        if on1 < 0:
+            on1, on2 = on2, -1
+        _apply(net, acc, before + perspective, after + perspective, off1, off2, on1, on2)
 
 
 @jit
-def output(net: np.ndarray, bias: int, acc: np.ndarray, stm: int) -> int:
-    """The network's evaluation of the position whose accumulators are ``acc``, in
-    centipawns for the side to move ``stm``."""
+def output(net: np.ndarray, bias: int, acc: np.ndarray, row: int, stm: int) -> int:
+    """The network's evaluation, in centipawns for the side to move ``stm``, of the position
+    whose accumulators are rows ``row`` (White's) and ``row + 1`` of ``acc``. Each squared
+    activation is taken to 8 bits (``a * a >> 8``), so the sum stays within 32 bits for
+    output weights below ``OUTPUT_LIMIT``."""
     hidden = net.shape[1]
-    us = acc[stm]
-    them = acc[1 - stm]
-    out_us = net[ROW_OUT_US]
-    out_them = net[ROW_OUT_THEM]
-    total = np.int64(0)
+    us = row + stm
+    them = row + 1 - stm
+    total = np.int32(0)
     for i in range(hidden):
-        a = min(max(us[i], 0), QA)
-        b = min(max(them[i], 0), QA)
-        total += np.int64(a * a) * out_us[i] + np.int64(b * b) * out_them[i]
-    return int((total // QA + bias) * SCALE // (QA * QB))
+        a = min(max(acc[us, i], 0), QA)
+        b = min(max(acc[them, i], 0), QA)
+        total += ((a * a) >> 8) * net[ROW_OUT_US, i] + ((b * b) >> 8) * net[ROW_OUT_THEM, i]
+    return int((np.int64(total) * 256 // QA + bias) * SCALE // (QA * QB))
 
 
 __all__ = [
     "FEATURES",
     "MAX_PIECES",
     "NET_ROWS",
+    "NO_NETWORK_DTYPE",
+    "OUTPUT_LIMIT",
     "QA",
     "QB",
     "SCALE",
@@ -167,5 +214,6 @@ __all__ = [
     "output",
     "refresh",
     "update",
+    "uses_network",
     "white_features",
 ]

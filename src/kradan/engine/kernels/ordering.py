@@ -26,7 +26,7 @@ from ..._core.layout import (
     PIECE_TYPE_NB,
 )
 from .evaluate import VALUES
-from .exchange import exchange_value, loses_material
+from .exchange import exchange_at_least, loses_material
 
 TT_MOVE = 1 << 30
 GOOD_CAPTURE = 1 << 24
@@ -124,7 +124,7 @@ def order_moves(
                 if kind == KIND_PROMOTION:
                     score += PROMOTION
         elif kind == KIND_PIECE_PROMOTION or (
-            kind == KIND_PROMOTION and exchange_value(bbs, info, move) >= 0
+            kind == KIND_PROMOTION and exchange_at_least(bbs, info, move, 0)
         ):
             score = PROMOTION
         elif move == killers[ply, 0]:

@@ -45,7 +45,7 @@ from ..._core.movegen import legal_moves
 from . import nnue as N
 from . import transposition as T
 from .evaluate import VALUES, evaluate, network_evaluate
-from .exchange import exchange_value, loses_material
+from .exchange import exchange_at_least, loses_material
 from .ordering import (
     KILLER,
     PIECE_TO_NB,
@@ -175,25 +175,31 @@ def _stopped(ctx: np.ndarray) -> bool:
 
 
 @jit
+def accumulator_row(ply: int) -> int:
+    """The row of White's accumulator at ``ply`` in the network array (Black's follows)."""
+    return N.NET_ROWS + 2 * ply
+
+
+@jit
 def static_value(
-    bbs: np.ndarray, info: np.ndarray, weights: np.ndarray, net: np.ndarray, acc: np.ndarray,
-    ply: int, ctx: np.ndarray,
+    bbs: np.ndarray, info: np.ndarray, weights: np.ndarray, nnue: np.ndarray, ply: int,
+    ctx: np.ndarray,
 ) -> int:
-    """The static evaluation: the network's when one is given (``net`` not empty), with
+    """The static evaluation: the network's when one is given (``nnue`` not empty), with
     the accumulators of this ply; else the weighted terms of :mod:`.evaluate`."""
-    if net.shape[0] == 0:
+    if not N.uses_network(nnue):
         return evaluate(bbs, info, weights)
-    raw = N.output(net, ctx[C_NET_BIAS], acc[ply], info[I_STM])
+    raw = N.output(nnue, ctx[C_NET_BIAS], nnue, accumulator_row(ply), info[I_STM])
     return network_evaluate(bbs, info, raw)
 
 
 @jit
 def make_and_update(
-    bbs: np.ndarray, info: np.ndarray, move: int, net: np.ndarray, acc: np.ndarray, ply: int
+    bbs: np.ndarray, info: np.ndarray, move: int, nnue: np.ndarray, ply: int
 ) -> None:
     """Make ``move`` and, with a network, bring the next ply's accumulators up to date from
     the pieces on the move's two squares."""
-    if net.shape[0] == 0:
+    if not N.uses_network(nnue):
         make_move(bbs, info, move)
         return
     frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
@@ -201,8 +207,8 @@ def make_and_update(
     from_was, to_was = info[I_BOARD + frm], info[I_BOARD + to]
     make_move(bbs, info, move)
     N.update(
-        net, acc[ply], acc[ply + 1], frm, to, from_was, to_was, info[I_BOARD + frm],
-        info[I_BOARD + to],
+        nnue, nnue, accumulator_row(ply), accumulator_row(ply + 1), frm, to, from_was, to_was,
+        info[I_BOARD + frm], info[I_BOARD + to],
     )  # fmt: skip
 
 
@@ -230,17 +236,17 @@ def _cuts(entry: int, score: int, alpha: int, beta: int) -> bool:
 # on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
 _QUIESCE_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], uint64[::1], int64[::1],"
-    " int32[:, ::1], int64[:, ::1], int64[::1], int32[:, ::1], int32[:, :, ::1])"
+    " int32[:, ::1], int64[:, ::1], int64[::1], %s[:, ::1])"
 )
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
     " int64[:, ::1], int32[:, ::1], int64[::1], boolean, uint8[::1], int64[::1], int64[::1],"
-    " int32[:, ::1], int32[:, :, ::1])"
+    " %s[:, ::1])"
 )
 
 
-@numba.njit(_QUIESCE_SIGNATURE, cache=True)
+@numba.njit([_QUIESCE_SIGNATURE % "int32", _QUIESCE_SIGNATURE % "int8"], cache=True)
 def quiesce(
     bbs: np.ndarray,
     info: np.ndarray,
@@ -253,8 +259,7 @@ def quiesce(
     moves: np.ndarray,
     scores: np.ndarray,
     weights: np.ndarray,
-    net: np.ndarray,
-    acc: np.ndarray,
+    nnue: np.ndarray,
 ) -> int:
     ctx[C_NODES] += 1
     if ply > ctx[C_SELDEPTH]:
@@ -263,7 +268,7 @@ def quiesce(
         return 0
     checked = in_check(bbs, info[I_STM])
     if ply >= MAX_PLY - 1:
-        return static_value(bbs, info, weights, net, acc, ply, ctx)
+        return static_value(bbs, info, weights, nnue, ply, ctx)
     key = bbs[BB_KEY]
     entry = T.tt_probe(tt_keys, tt_data, key)
     tt_move = T.entry_move(entry)
@@ -275,7 +280,7 @@ def quiesce(
     if not checked:
         # stand pat before the moves are generated: most quiescence nodes end here, and the
         # rare stalemate it misses at a node already at or above beta is left to the search
-        stand = static_value(bbs, info, weights, net, acc, ply, ctx)
+        stand = static_value(bbs, info, weights, nnue, ply, ctx)
         if stand >= beta:
             return stand
     buffer = moves[ply]
@@ -305,10 +310,10 @@ def quiesce(
                 continue  # delta pruning: even the victim will not bring it back
             if loses_material(bbs, info, move):
                 continue
-        make_and_update(bbs, info, move, net, acc, ply)
+        make_and_update(bbs, info, move, nnue, ply)
         score = -quiesce(
             bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights,
-            net, acc,
+            nnue,
         )
         unmake_move(bbs, info)
         if ctx[C_STOP]:
@@ -327,7 +332,7 @@ def quiesce(
     return best
 
 
-@numba.njit(_SEARCH_SIGNATURE, cache=True)
+@numba.njit([_SEARCH_SIGNATURE % "int32", _SEARCH_SIGNATURE % "int8"], cache=True)
 def search(
     bbs: np.ndarray,
     info: np.ndarray,
@@ -350,8 +355,7 @@ def search(
     slab: np.ndarray,
     slots: np.ndarray,
     weights: np.ndarray,
-    net: np.ndarray,
-    acc: np.ndarray,
+    nnue: np.ndarray,
 ) -> int:
     """Negamax principal variation search; returns the score for the side to move. ``slab``
     and ``slots`` hold the endgame tables it may probe (:mod:`.tablebase`; empty: none)."""
@@ -379,7 +383,7 @@ def search(
         depth += 1
     if depth <= 0 or ply >= MAX_PLY - 1:
         return quiesce(
-            bbs, info, alpha, beta, ply, ctx, tt_keys, tt_data, moves, scores, weights, net, acc
+            bbs, info, alpha, beta, ply, ctx, tt_keys, tt_data, moves, scores, weights, nnue
         )
     ctx[C_NODES] += 1
     if _stopped(ctx):
@@ -401,7 +405,7 @@ def search(
         static_eval = eval_ = -INFINITE
         improving = False
     else:
-        static_eval = eval_ = static_value(bbs, info, weights, net, acc, ply, ctx)
+        static_eval = eval_ = static_value(bbs, info, weights, nnue, ply, ctx)
         if entry >= 0 and abs(tt_score) < MATE_BOUND:
             bound = T.entry_bound(entry)
             if (bound == T.BOUND_EXACT) or (bound == T.BOUND_LOWER) == (tt_score > eval_):
@@ -420,12 +424,15 @@ def search(
         reduction = 3 + depth // 4 + min((eval_ - beta) // 200, 2)
         stack[row, S_PIECE_TO] = -1
         make_null(bbs, info)
-        if net.shape[0]:
-            acc[ply + 1] = acc[ply]
+        if N.uses_network(nnue):
+            row = accumulator_row(ply)
+            for i in range(nnue.shape[1]):
+                nnue[row + 2, i] = nnue[row, i]
+                nnue[row + 3, i] = nnue[row + 1, i]
         score = -search(
             bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
             tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
-            slots, weights, net, acc,
+            slots, weights, nnue,
         )  # fmt: skip
         unmake_null(bbs, info)
         if ctx[C_STOP]:
@@ -464,14 +471,18 @@ def search(
                 if lmr_depth <= 2 and ordered < KILLER and ordered < -4000 * depth:
                     line[i] = PRUNED
                     continue  # history: such moves have failed here before
-                if lmr_depth <= 6 and exchange_value(bbs, info, move) < -30 * lmr_depth * lmr_depth:
+                if lmr_depth <= 6 and not exchange_at_least(
+                    bbs, info, move, -30 * lmr_depth * lmr_depth
+                ):
                     line[i] = PRUNED
                     continue  # the piece is lost where it goes
-            elif depth <= 6 and ordered < 0 and exchange_value(bbs, info, move) < -100 * depth:
+            elif (
+                depth <= 6 and ordered < 0 and not exchange_at_least(bbs, info, move, -100 * depth)
+            ):
                 line[i] = PRUNED
                 continue  # a capture that loses too much
         stack[row, S_PIECE_TO] = piece_to(info, move)
-        make_and_update(bbs, info, move, net, acc, ply)
+        make_and_update(bbs, info, move, nnue, ply)
         gives_check = in_check(bbs, info[I_STM])
         # principal variation search: the first move with the full window, the others with a
         # null window (reduced late in the list), searched again at full depth and then with the
@@ -497,7 +508,7 @@ def search(
             score = -search(
                 bbs, info, depth - 1 - reduction, low, -alpha, ply + 1, ctx, tt_keys, tt_data,
                 killers, history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
-                weights, net, acc,
+                weights, nnue,
             )  # fmt: skip
             if full_window or score <= alpha or ctx[C_STOP]:
                 break
@@ -554,14 +565,14 @@ def search_root(
     slab: np.ndarray,
     slots: np.ndarray,
     weights: np.ndarray,
-    net: np.ndarray,
-    acc: np.ndarray,
+    nnue: np.ndarray,
 ) -> int:
     """One iteration of iterative deepening from the position in ``bbs``/``info``, leaving out
     the root moves in ``excluded`` (for MultiPV); the principal variation is left in
     ``pv[0, :pv_length[0]]`` (empty, and the score -INFINITE, when every move is excluded).
-    With a network (``net`` not empty, its bias in ``ctx``), ``acc`` holds the accumulators
-    of each ply. Releases the GIL."""
+    With a network, ``nnue`` holds its ``NET_ROWS`` rows and then the two accumulators of
+    each ply (its bias is in ``ctx``); empty, the evaluation is the weighted terms. Releases
+    the GIL."""
     moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
     scores = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     stack = np.empty((MAX_PLY + 2 * STACK_OFFSET, STACK_NB), dtype=np.int64)
@@ -570,8 +581,8 @@ def search_root(
     ctx[C_SELDEPTH] = 0
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
-    if net.shape[0]:
-        N.refresh(bbs, net, acc[0])
+    if N.uses_network(nnue):
+        N.refresh(bbs, nnue, nnue, accumulator_row(0))
     buffer = moves[0]
     total = legal_moves(bbs, info, buffer)
     if total == 0:
@@ -591,7 +602,7 @@ def search_root(
     if checked:
         depth += 1
     else:
-        stack[STACK_OFFSET, S_EVAL] = static_value(bbs, info, weights, net, acc, 0, ctx)
+        stack[STACK_OFFSET, S_EVAL] = static_value(bbs, info, weights, nnue, 0, ctx)
     key = bbs[BB_KEY]
     tt_move = T.entry_move(T.tt_probe(tt_keys, tt_data, key))
     line = scores[0]
@@ -602,23 +613,23 @@ def search_root(
     for i in range(n):
         move = pick(buffer, line, i, n)
         stack[STACK_OFFSET, S_PIECE_TO] = piece_to(info, move)
-        make_and_update(bbs, info, move, net, acc, 0)
+        make_and_update(bbs, info, move, nnue, 0)
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
-                cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights, net, acc,
+                cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights, nnue,
             )  # fmt: skip
         else:
             score = -search(
                 bbs, info, depth - 1, -alpha - 1, -alpha, 1, ctx, tt_keys, tt_data, killers,
                 history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots, weights,
-                net, acc,
+                nnue,
             )  # fmt: skip
             if alpha < score < beta and not ctx[C_STOP]:
                 score = -search(
                     bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers,
                     history, cont, stack, moves, scores, pv, pv_length, yes, slab, slots,
-                    weights, net, acc,
+                    weights, nnue,
                 )  # fmt: skip
         unmake_move(bbs, info)
         if ctx[C_STOP]:
