@@ -286,3 +286,40 @@ def test_the_uci_engine_takes_a_network_file(tmp_path: Path) -> None:
     assert last_info(back).split(" nodes")[0] == last_info(plain).split(" nodes")[0]
     bad = _uci(f"setoption name EvalFile value {tmp_path / 'none.npz'}")
     assert "cannot read a network" in bad[-1] and "none.npz" in bad[-1]
+
+
+def test_the_search_with_a_network_stays_inside_its_arrays(tmp_path: Path) -> None:
+    """Run un-compiled (NUMBA_DISABLE_JIT=1), where NumPy raises on an index past an array's
+    end that compiled code would write through: a search deep enough for null moves,
+    reductions and re-searches, with and without a network. (A null move once reused the
+    search stack's row variable for the accumulators' row and wrote far past the stack.)"""
+    import os
+    import subprocess
+    import sys
+
+    # a network that counts material, so that null moves fail and the search goes on below
+    # them (a random network's scores seldom let it)
+    weights = np.zeros((N.NET_ROWS, 1), dtype=np.int32)
+    for piece_type, value in enumerate((3, 8, 7, 5, 13)):  # each side's own pieces
+        weights[piece_type * 64 : (piece_type + 1) * 64, 0] = value
+    weights[N.ROW_BIAS] = 100
+    weights[N.ROW_OUT_US, 0] = 30000
+    weights[N.ROW_OUT_THEM, 0] = -30000
+    path = tmp_path / "material.npz"
+    save_network(Network(weights, 0, ("makruk",), "material"), path)
+    script = (
+        "from kradan import Board\n"
+        "from kradan.engine import Limit, Searcher\n"
+        "for net in (False, __import__('sys').argv[1]):\n"
+        "    s = Searcher(1); s.use_network(net)\n"
+        "    for fen in ('r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11',\n"
+        "                'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1'):\n"
+        "        print(s.best_move(Board(fen), Limit(depth=4)).move)\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(done.stdout.split()) == 4

@@ -425,10 +425,10 @@ def search(
         stack[row, S_PIECE_TO] = -1
         make_null(bbs, info)
         if N.uses_network(nnue):
-            row = accumulator_row(ply)
+            here = accumulator_row(ply)
             for i in range(nnue.shape[1]):
-                nnue[row + 2, i] = nnue[row, i]
-                nnue[row + 3, i] = nnue[row + 1, i]
+                nnue[here + 2, i] = nnue[here, i]
+                nnue[here + 3, i] = nnue[here + 1, i]
         score = -search(
             bbs, info, depth - 1 - reduction, -beta, -beta + 1, ply + 1, ctx, tt_keys,
             tt_data, killers, history, cont, stack, moves, scores, pv, pv_length, no, slab,
