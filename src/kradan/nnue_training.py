@@ -265,7 +265,7 @@ def train(
     epochs: int = 20,
     batch: int = 16384,
     rate: float = 0.001,
-    lam: float = 0.5,
+    lam: float = 0.85,
     scale: float | None = DEFAULT_SCALE,
     seed: int = 1,
     held_out: float = 0.05,

@@ -75,8 +75,8 @@ def add_parser(commands: Any) -> None:
     train.add_argument("--batch", type=int, default=16384, help="positions a step (16384)")
     train.add_argument("--rate", type=float, default=0.001, help="Adam's step size (0.001)")
     train.add_argument(
-        "--lam", type=float, default=0.5,
-        help="the score's share of the target, the result's the rest (0.5)",
+        "--lam", type=float, default=0.85,
+        help="the score's share of the target, the result's the rest (0.85)",
     )  # fmt: skip
     train.add_argument(
         "--scale", default="420", metavar="CP|fit",
