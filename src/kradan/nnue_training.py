@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .engine.kernels.nnue import (
+from .engine.network import (
     FEATURES,
     MAX_PIECES,
     NET_ROWS,
@@ -32,8 +32,8 @@ from .engine.kernels.nnue import (
     ROW_OUT_THEM,
     ROW_OUT_US,
     SCALE,
+    Network,
 )
-from .engine.network import Network
 from .errors import UsageError
 from .selfplay import TrainingPositions
 

@@ -14,13 +14,18 @@ EXAMPLES = """examples (docs/tuning.md):
       --resign 4,700 --draw 30,8,10 --concurrency 2 --pgn self.pgn
   kradan tune positions self.pgn -o makruk.npz                the quiet positions, labelled
   kradan tune fit makruk.npz -o tuned.json                   every weight fitted
-  kradan match kradan:weights=tuned.json kradan --sprt 0,10 --games 20000 --concurrency 2"""
+  kradan match kradan:weights=tuned.json,network=none kradan:network=none --sprt 0,10 \
+      --games 20000 --concurrency 2                           Makruk's weights, without the network
+  kradan tune selfplay -o data.npz --games 6000 --nodes 5000 --concurrency 2
+  kradan tune train data.npz -o network.npz                  the evaluation network
+  kradan match kradan:network=network.npz kradan --nodes 5000 --games 200 --concurrency 2"""
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "tune",
-        help="fit the evaluation's weights to game results (the Texel method)",
+        help="fit the evaluation's weights to game results (the Texel method), or train its "
+        "network on self-play",
         description="Collect the quiet positions of games, labelled with their results, then fit\n"
         "every weight of the evaluation so that it predicts those results best. The weights\n"
         "file it writes plays with kradan:weights=FILE.",

@@ -13,9 +13,29 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.layout import PIECE_TYPE_NB
 from ..errors import InputFileError
-from .kernels.nnue import NET_ROWS, OUTPUT_LIMIT, ROW_OUT_THEM, ROW_OUT_US
 from .weights import SETS
+
+# The layout of the integer network (:mod:`.kernels.nnue` runs it), kept here where nothing
+# compiled is imported, so that players and clients read network files without the search.
+#: inputs: two relative colours x six piece types x 64 squares
+FEATURES = 2 * PIECE_TYPE_NB * 64
+ROW_BIAS = FEATURES
+ROW_OUT_US = FEATURES + 1
+ROW_OUT_THEM = FEATURES + 2
+NET_ROWS = FEATURES + 3
+#: the accumulator's fixed-point scale: an accumulator of QA is 1.0 (the clip's top)
+QA = 255
+#: the output weights' fixed-point scale (fine: each of the 2H terms is worth up to SCALE
+#: centipawns)
+QB = 1024
+#: centipawns per unit of the network's output
+SCALE = 400
+#: output weights stay below this in size, so the output's sum fits 32 bits
+OUTPUT_LIMIT = 2**15
+#: the most pieces a position holds, for the feature lists of the training data
+MAX_PIECES = 32
 
 #: the format tag every network file carries
 FORMAT = "kradan-nnue-1"

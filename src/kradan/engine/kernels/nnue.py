@@ -25,25 +25,18 @@ from numba.extending import overload
 
 from ..._core.bits import jit, lsb, pop_lsb
 from ..._core.layout import BB_COLOR, BB_TYPE, PIECE_TYPE_NB
-
-#: inputs: two relative colours x six piece types x 64 squares
-FEATURES = 2 * PIECE_TYPE_NB * 64
-ROW_BIAS = FEATURES
-ROW_OUT_US = FEATURES + 1
-ROW_OUT_THEM = FEATURES + 2
-NET_ROWS = FEATURES + 3
-#: the accumulator's fixed-point scale: an accumulator of QA is 1.0 (the clip's top)
-QA = 255
-#: the output weights' fixed-point scale (fine: each of the 2H terms is worth up to SCALE
-#: centipawns, and int64 sums leave room)
-QB = 1024
-#: centipawns per unit of the network's output
-SCALE = 400
-#: output weights stay below this in size, so the output's sum fits 32 bits
-OUTPUT_LIMIT = 2**15
-#: the most pieces a position holds, for the feature lists of the training data
-MAX_PIECES = 32
-
+from ..network import (
+    FEATURES,
+    MAX_PIECES,
+    NET_ROWS,
+    OUTPUT_LIMIT,
+    QA,
+    QB,
+    ROW_BIAS,
+    ROW_OUT_THEM,
+    ROW_OUT_US,
+    SCALE,
+)
 
 #: what the search is given when it has no network: an array of another type, so that the
 #: search is compiled twice and the copy without a network carries none of its code
@@ -208,6 +201,9 @@ __all__ = [
     "OUTPUT_LIMIT",
     "QA",
     "QB",
+    "ROW_BIAS",
+    "ROW_OUT_THEM",
+    "ROW_OUT_US",
     "SCALE",
     "feature",
     "mirror_feature",
