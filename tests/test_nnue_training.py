@@ -18,6 +18,7 @@ from kradan.cli.main import main
 from kradan.engine import Limit
 from kradan.engine import weights as W
 from kradan.engine.kernels import nnue as N
+from kradan.engine.kernels import nnue_training as K
 from kradan.engine.kernels.evaluate import evaluate
 from kradan.engine.network import load_network
 from kradan.players import PlayerSpecError, make_player
@@ -74,7 +75,7 @@ def test_the_gradient_is_the_loss_s(data: tuple[TrainingPositions, list[Board]])
 
     def loss_and_grads() -> tuple[float, list[np.ndarray]]:
         grads = [np.zeros(shape) for shape in shapes]
-        loss = T._batch_gradient(net.w1, net.b1, net.w2, float(net.b2[0]), features, stm, targets,
+        loss = K.batch_gradient(net.w1, net.b1, net.w2, float(net.b2[0]), features, stm, targets,
                                  order, 0, 40, 250.0, *grads, 0)  # fmt: skip
         return loss, [g.sum(0) for g in grads]
 
@@ -139,7 +140,7 @@ def test_the_integer_network_computes_what_the_float_one_does(
         rows = positions.features[k].astype(np.int64)
         n = int(np.count_nonzero(rows >= 0))
         side = int(positions.stm[k])
-        out = T._forward(net.w1, net.b1, net.w2, float(net.b2[0]), rows, n, side, acc_float)
+        out = K.forward(net.w1, net.b1, net.w2, float(net.b2[0]), rows, n, side, acc_float)
         expected = out * N.SCALE
         bbs, _ = boards[k].kernel_arrays()
         acc = np.zeros((2, 16), dtype=np.int32)

@@ -150,9 +150,12 @@ def _weights_file(tmp_path: Path, **raises: int) -> Path:
 
 def test_a_weights_file_changes_what_the_engine_thinks(tmp_path: Path) -> None:
     # Black has given a knight: worth 200 more, it costs Black 200 centipawns more
+    # (the weights evaluate Makruk when the network does not)
     board = Board("r1smksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1")
     packaged = Searcher(hash_mb=1)
     heavy = Searcher(hash_mb=1)
+    for searcher in (packaged, heavy):
+        searcher.use_network(False)
     heavy.use_weights(_weights_file(tmp_path, knight=200))
     plain = packaged.best_move(board, Limit(depth=1)).info
     changed = heavy.best_move(board, Limit(depth=1)).info
@@ -335,9 +338,10 @@ def test_the_uci_engine_takes_a_weights_file(tmp_path: Path) -> None:
     assert "option name EvalWeights type string default <default>" in _uci("uci")
     path = _weights_file(tmp_path, knight=200)
     position = "position fen r1smksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
-    plain = _uci(position, "go depth 1")
-    heavy = _uci(f"setoption name EvalWeights value {path}", position, "go depth 1")
-    back = _uci(f"setoption name EvalWeights value {path}",
+    plain_terms = "setoption name EvalFile value <none>"  # Makruk without the network
+    plain = _uci(plain_terms, position, "go depth 1")
+    heavy = _uci(plain_terms, f"setoption name EvalWeights value {path}", position, "go depth 1")
+    back = _uci(plain_terms, f"setoption name EvalWeights value {path}",
                 "setoption name EvalWeights value <default>", position, "go depth 1")  # fmt: skip
 
     def score(out: list[str]) -> int:

@@ -22,6 +22,7 @@ _COMPILED = (
     "_core",
     "engine/kernels",
     "engine/weights.py",  # the evaluation's weight layout, which the kernels read
+    "engine/network.py",  # the evaluation network's layout, likewise
     "alquerque/_kernel.py",
     "alquerque/geometry.py",
     "egtb/_kernel.py",
