@@ -3,6 +3,7 @@ searching the same positions to the same depth in the same run.
 
     python benchmarks/search.py                       # kradan only
     python benchmarks/search.py --vs /path/to/fairy-stockfish --depth 10
+    python benchmarks/search.py --no-network         # Makruk and Ouk with the weighted terms
 
 Alquerque positions are searched 6 plies deeper (its tree is narrow) and have no peer column.
 
@@ -92,9 +93,13 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=10, help="depth to search each position to")
     parser.add_argument("--vs", metavar="PATH", help="a UCI engine to search the same positions")
     parser.add_argument("--hash", type=int, default=64, help="hash table size in MB")
+    parser.add_argument("--no-network", action="store_true",
+                        help="evaluate with the weighted terms, not the network")  # fmt: skip
     args = parser.parse_args()
 
     searchers = Searchers(args.hash)
+    if args.no_network:
+        searchers.use_network(False)
     searchers.warm(Board())  # load the compiled searches before timing
     searchers.warm(alquerque.Board())
     peer = UciPeer(args.vs) if args.vs else None
@@ -123,7 +128,9 @@ def main() -> int:
             row += [f"{their_nodes:,}", f"{their_seconds:.2f}", f"{their_rate / 1e6:.2f}M",
                     f"{rate / their_rate:.2f}x"]  # fmt: skip
         rows.append(row)
-    title = f"Search to depth {args.depth} (single thread, hash {args.hash} MB, a fresh table each)"
+    evaluation = "weighted terms" if args.no_network else "network in Makruk and Ouk"
+    title = (f"Search to depth {args.depth} (single thread, hash {args.hash} MB, a fresh table "
+             f"each; {evaluation})")  # fmt: skip
     print_table(title, header, rows)
     print(f"\nPeak memory of this process: {peak_memory_mb():.0f} MB")
     if peer:
