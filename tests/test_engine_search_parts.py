@@ -3,6 +3,8 @@ transposition table, the move ordering with its histories, and the contempt for 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from kradan import Board
 from kradan.engine import Limit, Searcher
 from kradan.engine.kernels import ordering as O
 from kradan.engine.kernels import transposition as T
-from kradan.engine.kernels.exchange import exchange_value, loses_material
+from kradan.engine.kernels.exchange import exchange_at_least, exchange_value, loses_material
 from kradan.engine.searchers import Searchers
 
 
@@ -45,6 +47,33 @@ def test_a_king_never_recaptures_into_an_attack() -> None:
     # the black king defends d5, but the rook behind on d1 would take the king: it cannot
     assert _exchange("8/8/4k3/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5") == 100
     assert _exchange("8/8/4k3/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5") == 100 - 520
+
+
+@pytest.mark.parametrize("game", ["makruk", "cambodian", "sittuyin"])
+def test_the_threshold_test_agrees_with_the_exchange_value(game: str) -> None:
+    """``exchange_at_least(move, t)`` is ``exchange_value(move) >= t`` for every legal move of
+    random games and thresholds on either side of the piece values (the search asks only the
+    threshold question, without building the list of captures)."""
+    rng = random.Random(7)
+    thresholds = (-1000, -521, -520, -300, -221, -220, -100, -1, 0, 1, 100, 220, 320, 520, 620)
+    asked = 0
+    for _game in range(12):
+        board = Board(variant=game)
+        for _ply in range(rng.randrange(20, 100)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            bbs, info = board.kernel_arrays()
+            for move in moves:
+                code = board.encode_move(move)
+                value = exchange_value(bbs, info, code)
+                for threshold in thresholds:
+                    assert exchange_at_least(bbs, info, code, threshold) == (value >= threshold), (
+                        board.fen(), move.uci(), value, threshold
+                    )  # fmt: skip
+                    asked += 1
+            board.push(rng.choice(moves))
+    assert asked > 10_000
 
 
 def test_loses_material_only_for_losing_captures() -> None:

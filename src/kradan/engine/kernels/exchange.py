@@ -49,6 +49,16 @@ def _worth(piece_type: int) -> int:
 
 
 @jit
+def _cheapest(bbs: np.ndarray, attackers: np.uint64) -> int:
+    """The square of the least valuable of ``attackers`` (not empty)."""
+    for piece_type in CHEAPEST_FIRST:
+        mine = attackers & bbs[BB_TYPE + piece_type]
+        if mine != ZERO:
+            return lsb(mine)
+    return -1
+
+
+@jit
 def exchange_value(bbs: np.ndarray, info: np.ndarray, move: int) -> int:
     """The material the side to move wins by ``move`` once the exchange on its target square
     is over, in centipawns: for a capture its victim less what the answers take back, for a
@@ -73,12 +83,7 @@ def exchange_value(bbs: np.ndarray, info: np.ndarray, move: int) -> int:
         attackers = attackers_of_color(bbs, side, to, occupied) & occupied
         if attackers == ZERO:
             break
-        square = -1
-        for piece_type in CHEAPEST_FIRST:
-            mine = attackers & bbs[BB_TYPE + piece_type]
-            if mine != ZERO:
-                square = lsb(mine)
-                break
+        square = _cheapest(bbs, attackers)
         depth += 1
         gains[depth] = on_square - gains[depth - 1]  # for ``side``, should it capture
         on_square = _worth((info[I_BOARD + square] & 7) - 1)
@@ -133,12 +138,7 @@ def exchange_at_least(bbs: np.ndarray, info: np.ndarray, move: int, threshold: i
         attackers = attackers_of_color(bbs, side, to, occupied) & occupied
         if attackers == ZERO:
             break
-        square = -1
-        for piece_type in CHEAPEST_FIRST:
-            mine = attackers & bbs[BB_TYPE + piece_type]
-            if mine != ZERO:
-                square = lsb(mine)
-                break
+        square = _cheapest(bbs, attackers)
         result = not result
         # a king is worth KING_VALUE here, as in exchange_value: no side gives it up
         balance = _worth((info[I_BOARD + square] & 7) - 1) - balance
