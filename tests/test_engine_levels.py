@@ -40,8 +40,8 @@ MIDDLEGAME = "r1sm1snr/8/n1ppkpp1/4P2p/1P1p3P/1PP2PPR/3N1S2/2SKM1N1 b - - 0 11"
 def test_the_budget_binds_a_real_search_at_every_level() -> None:
     """In a middlegame each level's search stops on its node budget, not on the depth of 30
     it was given, and the searched total is the budget to within a node; each level completes a
-    depth at least as deep as the one below, from one ply at level 1 to twelve at level 19 (in
-    Makruk, with the evaluation network)."""
+    depth at least as deep as the one below, from one ply at level 1 to eleven or more at level
+    19 (in Makruk, with the evaluation network: thirteen with the second network)."""
     board = Board(MIDDLEGAME)
     searcher = KradanPlayer(seed=1).searcher_for(board)
     nodes_slot = searcher.adapter.nodes_slot  # type: ignore[attr-defined]
@@ -55,7 +55,7 @@ def test_the_budget_binds_a_real_search_at_every_level() -> None:
         searched = int(searcher.ctx[nodes_slot])  # type: ignore[attr-defined]
         assert level_nodes(level) <= searched <= level_nodes(level) + 1
     assert depths == sorted(depths)
-    assert (depths[0], depths[-1]) == (1, 12)
+    assert depths[0] == 1 and depths[-1] >= 11
 
 
 def test_the_first_depth_is_finished_whatever_the_budget() -> None:

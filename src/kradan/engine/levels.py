@@ -8,7 +8,7 @@ its randomness among moves of nearly equal worth would otherwise walk a piece to
 the game is drawn by repetition.
 
 The node budget is the limit that binds at every level below 20: it doubles every two levels,
-from 400 nodes at level 1 (one ply) to 204,800 at level 19 (about eleven plies in a
+from 400 nodes at level 1 (one ply) to 204,800 at level 19 (eleven to thirteen plies in a
 middlegame, about what a 10+0.1 clock allows), so each level searches about half a ply deeper
 than the one below, and a level plays alike on a fast machine and a slow one. The search's
 first depth is always finished, whatever the budget. (A depth per two levels, as before, made
