@@ -41,7 +41,7 @@ def test_the_budget_binds_a_real_search_at_every_level() -> None:
     """In a middlegame each level's search stops on its node budget, not on the depth of 30
     it was given, and the searched total is the budget to within a node; each level completes a
     depth at least as deep as the one below, from one ply at level 1 to eleven or more at level
-    19 (in Makruk, with the evaluation network: thirteen with the second network)."""
+    19 (in Makruk, with the shipped evaluation network)."""
     board = Board(MIDDLEGAME)
     searcher = KradanPlayer(seed=1).searcher_for(board)
     nodes_slot = searcher.adapter.nodes_slot  # type: ignore[attr-defined]
