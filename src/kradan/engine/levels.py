@@ -57,9 +57,10 @@ def level_lines(level: int) -> int:
 
 
 #: each level's strength in Elo over level 1, as measured: each level against the one below,
-#: 100 games a pair at 10+0.1 (``python benchmarks/levels.py``, 2026-12-02; docs/strength.md)
-LEVEL_ELO = (0, 104, 223, 414, 463, 522, 578, 638, 676, 729,
-             821, 881, 926, 986, 1056, 1131, 1169, 1232, 1292, 1549)  # fmt: skip
+#: 100 games a pair at 10+0.1 with the second network (``python benchmarks/levels.py``,
+#: 2026-12-03; docs/strength.md)
+LEVEL_ELO = (0, 100, 235, 573, 625, 729, 822, 914, 988, 1081,
+             1200, 1303, 1407, 1515, 1607, 1674, 1789, 1863, 1919, 2129)  # fmt: skip
 #: UCI_Elo's value for level 1. A convention: no rating list for Makruk exists to set the scale's
 #: origin by, so only the differences between levels are measured
 LEVEL_ONE_UCI_ELO = 500
