@@ -72,6 +72,10 @@ def test_people_play_every_game_over_http(client: TestClient, variant: str) -> N
     after = move(client, game_id, black, second)
     assert after["moves"] == [first, second] and after["ply"] == 2
     assert game(client, game_id)["fen"] == after["fen"] != state["fen"]
+    # each ply's position, so that the browser replays nothing
+    assert after["positions"] == [state["fen"], *after["positions"][1:]]
+    assert len(after["positions"]) == 3 and after["positions"][-1] == after["fen"]
+    assert after["move_squares"][0] and all(sq in first for sq in after["move_squares"][0])
 
 
 def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
@@ -79,7 +83,8 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
     assert len(created["id"]) == 12 and len(created["token"]) >= 43
     state = game(client, created["id"])
     assert set(state) == {
-        "id", "variant", "title", "options", "start_fen", "fen", "moves", "san", "turn",
+        "id", "variant", "title", "options", "start_fen", "fen", "moves", "positions",
+        "move_squares", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "seat",

@@ -71,6 +71,13 @@ def test_both_camps_handed_in_become_the_first_moves(client: TestClient) -> None
     assert state["setup"] is None and state["fen"] == board.fen()
     assert state["moves"] == [m.uci() for m in board.move_stack] and state["ply"] == 16
     assert state["san"][:2] == ["K@e2", "K@d7"] and len(state["thai_san"]) == 16
+    # each drop's position, as the alternate setup plays the same drops
+    replay = expected_after(WHITE_CAMP, BLACK_CAMP)
+    positions = [replay.fen()]
+    while replay.move_stack:
+        replay.pop()
+        positions.insert(0, replay.fen())
+    assert state["positions"] == positions and state["move_squares"][0] == ["e2"]
     assert state["turn"] == "white" and "a3a4" in state["legal_moves"]
     state = move(client, game_id, white, "a3a4")
     assert state["moves"][-1] == "a3a4" and state["san"][-1] == "a4"

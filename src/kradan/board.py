@@ -317,6 +317,13 @@ class Board:
                 counts[piece_type] = int(self._info[base + index])
         return counts
 
+    @property
+    def screened_setup(self) -> bool:
+        """Whether the camps are handed in whole with :meth:`submit_setup`, each unseen by the
+        other side until both are in (Sittuyin's screened setup), rather than dropped one by
+        one."""
+        return self.variant.sittuyin_setup is SittuyinSetup.SCREENED
+
     def submit_setup(self, color: Color, arrangement: Mapping[str, str] | str) -> bool:
         """Sittuyin's screened setup: ``color`` hands in its whole arrangement unseen.
 

@@ -121,6 +121,35 @@ class CountingBoard(Protocol):
     def counting_state(self) -> CountingState | None: ...
 
 
+@runtime_checkable
+class CheckBoard(Protocol):
+    """A board whose game has check: a king the side to move must keep out of attack."""
+
+    def is_check(self) -> bool: ...
+
+    def king(self, color: bool) -> int | None: ...
+
+
+@runtime_checkable
+class MaterialBoard(Protocol):
+    """A board that knows when a side can no longer mate (a fallen flag then draws)."""
+
+    def has_insufficient_material(self, color: bool) -> bool: ...
+
+
+@runtime_checkable
+class SetupBoard(Protocol):
+    """A board whose pieces start in hand: dropped one by one, or, in a screened setup, handed
+    in as whole camps (Sittuyin)."""
+
+    @property
+    def screened_setup(self) -> bool: ...
+
+    def hand(self, color: bool) -> Mapping[int, int]: ...
+
+    def submit_setup(self, color: bool, arrangement: Mapping[str, str] | str) -> bool: ...
+
+
 #: any board of any game (kept for older imports; :class:`GameBoard` is the protocol)
 AnyBoard: TypeAlias = GameBoard
 
@@ -329,11 +358,14 @@ for _game in alquerque.GAMES.values():
 
 __all__ = [
     "AnyBoard",
+    "CheckBoard",
     "CountingBoard",
     "Game",
     "GameBoard",
     "Hook",
+    "MaterialBoard",
     "MoveList",
+    "SetupBoard",
     "canonical_name",
     "find_game",
     "game_names",

@@ -142,6 +142,12 @@ class GameView(BaseModel):
     start_fen: str
     fen: str
     moves: list[str]
+    positions: list[str] = Field(
+        description="the position (FEN) at the start and after each ply: one more than moves"
+    )
+    move_squares: list[list[str]] = Field(
+        description="the squares each move touched, in order (a huff's point last)"
+    )
     san: list[str]
     turn: Literal["white", "black"]
     status: Literal["playing", "ended"]

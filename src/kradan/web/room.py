@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -40,6 +41,8 @@ from .model import (
 from .storage import Ending, EventRow, GameRow, NewMove, Store, utcnow
 
 log = logging.getLogger("kradan.web")
+#: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)
+_SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
 
 
 class RoomHost(Protocol):
@@ -69,6 +72,8 @@ class Room:
         self.counts = isinstance(board, CountingBoard)
         self.ucis: list[str] = []
         self.sans: list[str] = []
+        #: the position (FEN) at the start and after each ply, so that the browser replays nothing
+        self.positions: list[str] = [board.fen()]
         #: the clocks stored with each move
         self.move_clocks: list[tuple[int | None, int | None]] = []
         self.players = {
@@ -145,6 +150,9 @@ class Room:
             "start_fen": self.row.start_fen,
             "fen": board.fen(),
             "moves": list(self.ucis),
+            # the position at the start and after each ply, and the squares each ply touched
+            "positions": list(self.positions),
+            "move_squares": [_SQUARE.findall(uci) for uci in self.ucis],
             "san": list(self.sans),
             "turn": COLORS[bool(board.turn)],
             "status": self.row.status,
@@ -328,10 +336,13 @@ class Room:
         trial = board.copy()
         sans: list[str] = []
         thais: list[str] = []
+        before: list[str] = []  # the position before each drop, the last drop's first
         for _ in range(drops):
             drop = trial.pop()
             sans.append(trial.san(drop))
             thais.append(trial.san(drop, "thai"))
+            before.append(trial.fen())
+        self.positions.extend([*reversed(before[:-1]), board.fen()])
         self.ucis.extend(entry.uci() for entry in board.move_stack[-drops:])
         self.sans.extend(reversed(sans))
         if self.thai is not None:
@@ -436,6 +447,7 @@ class Room:
         )
         await self.rooms.store.add_move(self.row.id, row, ending)
         board.push(move)
+        self.positions.append(board.fen())
         self.ucis.append(uci)
         self.sans.append(san)
         if self.thai is not None and thai is not None:
@@ -608,6 +620,7 @@ class Room:
         for _ in range(popped):
             self.board.pop()
         del self.ucis[plies:], self.sans[plies:], self.move_clocks[plies:]
+        del self.positions[plies + 1 :]
         if self.thai is not None:
             del self.thai[plies:]
         self.row.ply = plies

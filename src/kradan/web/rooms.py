@@ -204,6 +204,7 @@ class Rooms:
             if room.thai is not None:
                 room.thai.append(board.san(move, "thai"))
             board.push(move)
+            room.positions.append(board.fen())
             room.ucis.append(move.uci())
             room.move_clocks.append((move_row.white_ms, move_row.black_ms))
 
