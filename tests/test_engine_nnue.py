@@ -15,7 +15,7 @@ import pytest
 from kradan import Board, Move
 from kradan.engine import Limit, Searcher
 from kradan.engine.kernels import nnue as N
-from kradan.engine.kernels import search as S
+from kradan.engine.kernels import node
 from kradan.engine.kernels.evaluate import evaluate
 from kradan.engine.network import FORMAT, Network, load_network, save_network
 from kradan.errors import InputFileError
@@ -137,16 +137,16 @@ def test_the_kernel_evaluates_with_the_network() -> None:
     from kradan.engine import weights as W
 
     row = W.DEFAULT[W.SET_MAKRUK]
-    ctx = np.zeros(S.CTX_NB, dtype=np.int64)
-    ctx[S.C_NET_BIAS] = network.bias
+    ctx = np.zeros(node.CTX_NB, dtype=np.int64)
+    ctx[node.C_NET_BIAS] = network.bias
     for fen in (board.fen(), board.fen().replace(" b ", " w ")):
         bbs, info = Board(fen).kernel_arrays()
         nnue = np.vstack([network.weights, np.zeros((2, 8), dtype=np.int32)])
-        first = S.accumulator_row(0)
+        first = node.accumulator_row(0)
         N.refresh(bbs, network.weights, nnue, first)
         expected = N.output(network.weights, network.bias, nnue, first, int(info[64]))
         assert expected != evaluate(bbs, info, row)
-        assert S.static_value(bbs, info, row, nnue, 0, ctx) == expected
+        assert node.static_value(bbs, info, row, nnue, 0, ctx) == expected
     searcher = Searcher(1)
     searcher.use_network(False)
     plain = searcher.best_move(board, Limit(depth=3))
@@ -184,17 +184,17 @@ def test_the_search_and_a_fresh_sum_agree_at_every_ply() -> None:
     rng = random.Random(2)
     bbs, info = board.kernel_arrays(room=64)
     nnue = np.vstack([network.weights, np.zeros((2 * 41, 8), dtype=np.int32)])
-    N.refresh(bbs, network.weights, nnue, S.accumulator_row(0))
+    N.refresh(bbs, network.weights, nnue, node.accumulator_row(0))
     for ply in range(40):
         moves = list(board.legal_moves)
         if not moves:
             break
         move = rng.choice(moves)
-        S.make_and_update(bbs, info, board.encode_move(move), nnue, ply)
+        node.make_and_update(bbs, info, board.encode_move(move), nnue, ply)
         board.push(move)
         fresh = np.zeros((2, 8), dtype=np.int32)
         N.refresh(board.kernel_arrays()[0], network.weights, fresh, 0)
-        row = S.accumulator_row(ply + 1)
+        row = node.accumulator_row(ply + 1)
         assert np.array_equal(nnue[row : row + 2], fresh)
 
 
@@ -252,9 +252,9 @@ def test_without_a_network_the_evaluation_is_the_weighted_terms() -> None:
     from kradan.engine import weights as W
 
     row = W.DEFAULT[W.SET_MAKRUK]
-    ctx = np.zeros(S.CTX_NB, dtype=np.int64)
+    ctx = np.zeros(node.CTX_NB, dtype=np.int64)
     empty = np.zeros((0, 1), dtype=np.int32)
-    assert S.static_value(bbs, info, row, empty, 0, ctx) == evaluate(bbs, info, row)
+    assert node.static_value(bbs, info, row, empty, 0, ctx) == evaluate(bbs, info, row)
 
 
 def _uci(*lines: str) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from kradan import Board
 from kradan.engine import Limit, Score, Searcher
-from kradan.engine.kernels import search as S
+from kradan.engine.kernels import node
 from kradan.engine.levels import MAX_LEVEL, level_limit, pick_move
 
 
@@ -164,9 +164,9 @@ def test_no_legal_move() -> None:
 
 
 def test_score_from_internal() -> None:
-    assert Score.from_internal(S.MATE - 1) == Score(mate=1)
-    assert Score.from_internal(S.MATE - 3) == Score(mate=2)
-    assert Score.from_internal(-(S.MATE - 2)) == Score(mate=-1)
+    assert Score.from_internal(node.MATE - 1) == Score(mate=1)
+    assert Score.from_internal(node.MATE - 3) == Score(mate=2)
+    assert Score.from_internal(-(node.MATE - 2)) == Score(mate=-1)
     assert str(Score(cp=12)) == "cp 12" and str(Score(mate=-3)) == "mate -3"
 
 

@@ -21,7 +21,7 @@ from kradan.egtb.generate import generate, generate_one
 from kradan.egtb.material import Material
 from kradan.egtb.storage import write_table
 from kradan.engine.chess import Searcher
-from kradan.engine.kernels import search as S
+from kradan.engine.kernels import node
 from kradan.engine.kernels.tablebase import NO_VALUE, probe
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.protocol.xboard import XBoardEngine
@@ -51,7 +51,7 @@ def kernel_value(tables: EngineTables, board: kradan.Board) -> int:
     bbs, info = board.kernel_arrays(room=4)
     declared = board.variant.counting is kradan.variants.CountingMode.DECLARED
     clock = 2 * board.variant.n_move_rule
-    return int(probe(bbs, info, tables.slab, tables.slots, most, declared, clock, S.MATE, 0))
+    return int(probe(bbs, info, tables.slab, tables.slots, most, declared, clock, node.MATE, 0))
 
 
 def random_boards(
@@ -114,7 +114,7 @@ def test_the_search_probe_agrees_with_the_library(directory: Path, key: str, var
             assert value == 0, board.fen()
         else:
             assert found.dtm is not None and found.count is not None and found.count.exact
-            assert value == found.result * (S.MATE - found.dtm), board.fen()
+            assert value == found.result * (node.MATE - found.dtm), board.fen()
     assert answered > 100
 
 
@@ -129,7 +129,7 @@ def test_declared_counting_without_a_count_is_the_mate_distance(directory: Path)
         if found.wdl == 0:
             assert value == 0
         elif board.counting_state() is None:
-            assert found.dtm is not None and value == found.wdl * (S.MATE - found.dtm)
+            assert found.dtm is not None and value == found.wdl * (node.MATE - found.dtm)
 
 
 def test_an_ouk_position_with_leap_rights_gets_no_probes(directory: Path) -> None:
@@ -236,7 +236,7 @@ def test_the_search_reaches_a_table_through_a_capture(tmp_path: Path, directory:
     searcher.use_tables(tmp_path)
     result = searcher.best_move(board, Limit(depth=4))
     assert result.info is not None and result.info.score.mate is not None
-    assert result.info.score.mate > 0 and searcher.ctx[S.C_TB_HITS] > 0
+    assert result.info.score.mate > 0 and searcher.ctx[node.C_TB_HITS] > 0
     knight = kradan.parse_square("d2")
     assert any(move.to_square == knight for move in result.info.pv)  # the line takes it
     assert searcher.endgame_tables is not None and any(

@@ -21,13 +21,14 @@ from ..move import Move
 from ..variants import CountingMode, StalemateRule
 from . import weights as W
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
-from .kernels import nnue
+from .kernels import nnue, node
 from .kernels import search as S
+from .kernels.ordering import PIECE_TO_NB
 from .network import Network, default_network, load_network
 from .tablebase import EngineTables, table_line
 from .types import MATE, MAX_CONTEMPT, Limit, Score, SearchInfo
 
-assert S.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
+assert node.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
 _NOTHING = np.zeros(0, dtype=np.int32)
 _NO_SLAB = np.zeros(0, dtype=np.uint8)
@@ -48,26 +49,26 @@ class ChessAdapter(GameAdapter[Board, Move]):
     history that persist from one search to the next within a game (the history halves at
     each new single-line search); the transposition table's age counts the searches."""
 
-    ctx_size = S.CTX_NB
-    stop_slot = S.C_STOP
-    nodes_slot = S.C_NODES
-    node_limit_slot = S.C_NODE_LIMIT
-    seldepth_slot = S.C_SELDEPTH
-    max_depth = S.MAX_PLY - 2
-    infinite = S.INFINITE
-    mate = S.MATE
-    mate_bound = S.MATE_BOUND
+    ctx_size = node.CTX_NB
+    stop_slot = node.C_STOP
+    nodes_slot = node.C_NODES
+    node_limit_slot = node.C_NODE_LIMIT
+    seldepth_slot = node.C_SELDEPTH
+    max_depth = node.MAX_PLY - 2
+    infinite = node.INFINITE
+    mate = node.MATE
+    mate_bound = node.MATE_BOUND
     aspiration = 50
     soft_fraction = 0.6
     mate_depth_factor = 2
 
     def __init__(self) -> None:
-        self._killers = np.zeros((S.MAX_PLY + 1, 2), dtype=np.int32)
+        self._killers = np.zeros((node.MAX_PLY + 1, 2), dtype=np.int32)
         self._history = np.zeros((2, 64, 64), dtype=np.int64)
-        self._cont = np.zeros((S.PIECE_TO_NB, S.PIECE_TO_NB), dtype=np.int32)
+        self._cont = np.zeros((PIECE_TO_NB, PIECE_TO_NB), dtype=np.int32)
         self._age = 0
-        self._pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), dtype=np.int32)
-        self._pv_length = np.zeros(S.MAX_PLY + 1, dtype=np.int64)
+        self._pv = np.zeros((node.MAX_PLY + 1, node.MAX_PLY + 1), dtype=np.int32)
+        self._pv_length = np.zeros(node.MAX_PLY + 1, dtype=np.int64)
         self._bbs = self._info = _NOTHING
         #: the endgame tables the search probes (``None``: none)
         self.egtb: EngineTables | None = None
@@ -94,28 +95,28 @@ class ChessAdapter(GameAdapter[Board, Move]):
     def prepare(
         self, board: Board, tables: Tables, *, multipv: bool, deadline: float | None = None
     ) -> None:
-        self._bbs, self._info = board.kernel_arrays(room=2 * S.MAX_PLY)  # undo records fit
+        self._bbs, self._info = board.kernel_arrays(room=2 * node.MAX_PLY)  # undo records fit
         eval_set = W.eval_set(self._info)
         self._row = self.weights[eval_set]
         network = self.network
         if network is not None and network.evaluates(eval_set):
             if self._nnue_of is not network:
-                room = np.zeros((2 * (S.MAX_PLY + 2), network.hidden), dtype=np.int32)
+                room = np.zeros((2 * (node.MAX_PLY + 2), network.hidden), dtype=np.int32)
                 self._nnue_of, self._nnue_net = network, np.vstack([network.weights, room])
             self._nnue = self._nnue_net
-            tables.ctx[S.C_NET_BIAS] = network.bias
+            tables.ctx[node.C_NET_BIAS] = network.bias
         else:
             self._nnue = _NO_NET
         variant = board.variant
         self._age = (self._age + 1) & 255
-        tables.ctx[S.C_AGE] = self._age
-        tables.ctx[S.C_CONTEMPT] = self.contempt
-        tables.ctx[S.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
-        tables.ctx[S.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
+        tables.ctx[node.C_AGE] = self._age
+        tables.ctx[node.C_CONTEMPT] = self.contempt
+        tables.ctx[node.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
+        tables.ctx[node.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
         most = self.egtb.prepare(board, deadline) if self.egtb is not None else 0
-        tables.ctx[S.C_EGTB_PIECES] = most
-        tables.ctx[S.C_EGTB_DEPTH] = self.egtb_depth
-        tables.ctx[S.C_EGTB_CLOCK] = 2 * variant.n_move_rule
+        tables.ctx[node.C_EGTB_PIECES] = most
+        tables.ctx[node.C_EGTB_DEPTH] = self.egtb_depth
+        tables.ctx[node.C_EGTB_CLOCK] = 2 * variant.n_move_rule
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
         if most and self.egtb is not None:
             self._slab, self._slots = self.egtb.slab, self.egtb.slots
@@ -149,10 +150,10 @@ class ChessAdapter(GameAdapter[Board, Move]):
         excluded: list[int] = []
         for _ in range(lines):
             score = self.search_root(
-                depth, -S.INFINITE, S.INFINITE, tables, np.array(excluded, dtype=np.int32)
+                depth, -node.INFINITE, node.INFINITE, tables, np.array(excluded, dtype=np.int32)
             )
             length = int(self._pv_length[0])
-            if tables.ctx[S.C_STOP] or length == 0:
+            if tables.ctx[node.C_STOP] or length == 0:
                 break
             excluded.append(int(self._pv[0, 0]))
             found.append(report(depth, score, self.principal_variation(board), 0))

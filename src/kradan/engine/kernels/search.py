@@ -11,6 +11,9 @@ the search, a second occurrence) and the counting limit are draws; Kar Ouk's fir
 the game because the side in check then has no move, so nothing that might skip a check is
 pruned there. The search checks ``ctx[C_STOP]`` at every node, so another thread (a clock, a
 UCI ``stop``) can end it within milliseconds: the kernel releases the GIL.
+
+Quiescence is :mod:`.quiescence`; what every node shares (the score scale, ``ctx``'s layout,
+draws, the static value, making a move with the network) is :mod:`.node`.
 """
 
 from __future__ import annotations
@@ -19,45 +22,38 @@ import numba
 import numpy as np
 
 from ..._core.attacks import in_check
-from ..._core.bits import popcount
-from ..._core.layout import (
-    BB_COLOR,
-    BB_KEY,
-    BB_STATE_NB,
-    BB_TYPE,
-    I_BOARD,
-    I_COUNT_LIMIT,
-    I_COUNT_PLY,
-    I_RULE50,
-    I_SP,
-    I_STM,
-    KING,
-    MAX_MOVES,
-    MOVE_FROM_SHIFT,
-    MOVE_TO_MASK,
-    PAWN,
-    UB_KEY,
-    UNDO_BB_NB,
-    V_CHECK_WINS,
-)
-from ..._core.makemove import make_move, make_null, unmake_move, unmake_null
+from ..._core.layout import BB_COLOR, BB_KEY, BB_TYPE, I_STM, KING, MAX_MOVES, PAWN, V_CHECK_WINS
+from ..._core.makemove import make_null, unmake_move, unmake_null
 from ..._core.movegen import legal_moves
 from . import nnue as N
 from . import transposition as T
-from .evaluate import VALUES, evaluate, network_evaluate
-from .exchange import exchange_at_least, loses_material
-from .ordering import (
-    KILLER,
-    PIECE_TO_NB,
-    PRUNED,
-    is_capture,
-    is_tactical,
-    order_captures,
-    order_moves,
-    pick,
-    piece_to,
-    reward_quiet,
+from .exchange import exchange_at_least
+from .node import (
+    C_AGE,
+    C_DRAW_PLY,
+    C_EGTB_CLOCK,
+    C_EGTB_DEPTH,
+    C_EGTB_PIECES,
+    C_NODES,
+    C_SELDEPTH,
+    C_STOP,
+    C_TB_HITS,
+    INFINITE,
+    MATE,
+    MATE_BOUND,
+    MAX_PLY,
+    _bound,
+    _cuts,
+    _draw_value,
+    _is_draw,
+    _no_move_score,
+    _stopped,
+    accumulator_row,
+    make_and_update,
+    static_value,
 )
+from .ordering import KILLER, PRUNED, is_tactical, order_moves, pick, piece_to, reward_quiet
+from .quiescence import quiesce
 from .tablebase import NO_VALUE
 from .tablebase import probe as table_probe
 
@@ -73,63 +69,11 @@ def _lmr_table() -> np.ndarray:
 
 
 LMR = _lmr_table()  # late-move reductions by depth and move number
-MATE = 30000
-INFINITE = 32000
-MATE_BOUND = MATE - 1000  # scores beyond this are mates
-MAX_PLY = 128
-assert MATE_BOUND == T.MATE_BOUND
 #: the search stack's rows: a row per ply, two before the root (``stack[ply + 2]``)
 STACK_OFFSET = 2
 S_EVAL = 0  # the static evaluation (-INFINITE: in check)
 S_PIECE_TO = 1  # the move made from this ply, as a continuation-history index (-1: none)
 STACK_NB = 2
-
-# ctx: shared int64 array
-C_STOP = 0  # set to 1 to stop the search
-C_NODES = 1
-C_NODE_LIMIT = 2  # 0: none
-C_SELDEPTH = 3
-C_STALEMATE = 4  # score of being stalemated, from the stalemated side's view (0: a draw)
-C_DRAW_PLY = 5  # 1: declared counting (board's honour drawn once the count ply reaches limit - 1)
-C_ROOT_SP = 6  # undo stack pointer at the root
-C_EGTB_PIECES = 7  # endgame tables: the most pieces of the tables loaded (0: no probes)
-C_EGTB_DEPTH = 8  # endgame tables: the least depth left at which the search probes
-C_TB_HITS = 9  # endgame-table probes that answered
-C_EGTB_CLOCK = 10  # endgame tables: the plies of the n-move rule (Sittuyin 100; 0: none)
-C_AGE = 11  # the transposition table's age: which search wrote an entry (0-255)
-C_CONTEMPT = 12  # centipawns a draw by repetition or count is worse than even for the root side
-C_NET_BIAS = 13  # the evaluation network's output bias (:mod:`.nnue`)
-CTX_NB = 14
-
-
-@jit
-def _is_draw(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray) -> bool:
-    """Repetition since the last irreversible move, or an expired count."""
-    limit = info[I_COUNT_LIMIT]
-    if limit:
-        if ctx[C_DRAW_PLY] and not _lone_counter(bbs, info):
-            if info[I_COUNT_PLY] >= limit - 1:
-                return True
-        elif info[I_COUNT_PLY] > limit:
-            return True
-    sp = info[I_SP]
-    key = bbs[BB_KEY]
-    window = min(info[I_RULE50], sp)
-    back = 4
-    while back <= window:
-        if bbs[BB_STATE_NB + (sp - back) * UNDO_BB_NB + UB_KEY] == key:
-            return True
-        back += 2
-    return False
-
-
-@jit
-def _draw_value(ctx: np.ndarray, ply: int) -> int:
-    """A draw's score for the side to move at ``ply``: the side to move at the root counts it
-    ``ctx[C_CONTEMPT]`` worse than even, its opponent as much better, so that with contempt
-    the engine plays on rather than repeat in a position it thinks even."""
-    contempt = ctx[C_CONTEMPT]
-    return -contempt if ply % 2 == 0 else contempt
 
 
 @jit
@@ -138,198 +82,14 @@ def _has_pieces(bbs: np.ndarray, info: np.ndarray) -> bool:
     return (own & ~(bbs[BB_TYPE + PAWN] | bbs[BB_TYPE + KING])) != 0
 
 
-@jit
-def _lone_counter(bbs: np.ndarray, info: np.ndarray) -> bool:
-    """Whether the side counting is a lone king (pieces' honour); it moves on even count plies."""
-    counter = info[I_STM] if info[I_COUNT_PLY] % 2 == 0 else 1 - info[I_STM]
-    return popcount(bbs[BB_COLOR + counter]) == 1
-
-
-@jit
-def _no_move_score(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray, ply: int) -> int:
-    if in_check(bbs, info[I_STM]):
-        if (
-            ctx[C_DRAW_PLY]
-            and info[I_COUNT_LIMIT]
-            and info[I_COUNT_PLY] % 2 == 1
-            and not _lone_counter(bbs, info)
-        ):
-            return 0  # declared board's honour: the counter's mate is a draw (RULES.md 2.6.4)
-        return -MATE + ply
-    stalemate = ctx[C_STALEMATE]
-    if stalemate > 0:
-        return MATE - ply
-    if stalemate < 0:
-        return -MATE + ply
-    return 0
-
-
-@jit
-def _stopped(ctx: np.ndarray) -> bool:
-    """Whether to stop: on the flag, or on the node budget, to the node (the weak levels'
-    budgets start at 400 nodes)."""
-    limit = ctx[C_NODE_LIMIT]
-    if limit and ctx[C_NODES] >= limit:
-        ctx[C_STOP] = 1
-    return ctx[C_STOP] != 0
-
-
-@jit
-def accumulator_row(ply: int) -> int:
-    """The row of White's accumulator at ``ply`` in the network array (Black's follows)."""
-    return N.NET_ROWS + 2 * ply
-
-
-@jit
-def static_value(
-    bbs: np.ndarray, info: np.ndarray, weights: np.ndarray, nnue: np.ndarray, ply: int,
-    ctx: np.ndarray,
-) -> int:
-    """The static evaluation: the network's when one is given (``nnue`` not empty), with
-    the accumulators of this ply; else the weighted terms of :mod:`.evaluate`."""
-    if not N.uses_network(nnue):
-        return evaluate(bbs, info, weights)
-    raw = N.output(nnue, ctx[C_NET_BIAS], nnue, accumulator_row(ply), info[I_STM])
-    return network_evaluate(bbs, info, raw)
-
-
-@jit
-def make_and_update(
-    bbs: np.ndarray, info: np.ndarray, move: int, nnue: np.ndarray, ply: int
-) -> None:
-    """Make ``move`` and, with a network, bring the next ply's accumulators up to date from
-    the pieces on the move's two squares."""
-    if not N.uses_network(nnue):
-        make_move(bbs, info, move)
-        return
-    frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
-    to = move & MOVE_TO_MASK
-    from_was, to_was = info[I_BOARD + frm], info[I_BOARD + to]
-    make_move(bbs, info, move)
-    N.update(
-        nnue, nnue, accumulator_row(ply), accumulator_row(ply + 1), frm, to, from_was, to_was,
-        info[I_BOARD + frm], info[I_BOARD + to],
-    )  # fmt: skip
-
-
-@jit
-def _bound(best: int, alpha: int, beta: int) -> int:
-    if best >= beta:
-        return T.BOUND_LOWER
-    if best > alpha:
-        return T.BOUND_EXACT
-    return T.BOUND_UPPER
-
-
-@jit
-def _cuts(entry: int, score: int, alpha: int, beta: int) -> bool:
-    """Whether the stored ``score`` with the entry's bound decides a search in (alpha, beta)."""
-    bound = T.entry_bound(entry)
-    if bound == T.BOUND_EXACT:
-        return True
-    if bound == T.BOUND_LOWER:
-        return score >= beta
-    return bound == T.BOUND_UPPER and score <= alpha
-
-
 # Recursive functions get explicit signatures: numba then compiles them eagerly, which its
 # on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
-_QUIESCE_SIGNATURE = (
-    "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], uint64[::1], int64[::1],"
-    " int32[:, ::1], int64[:, ::1], int64[::1], %s[:, ::1])"
-)
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
     " int64[:, ::1], int32[:, ::1], int64[::1], boolean, uint8[::1], int64[::1], int64[::1],"
     " %s[:, ::1])"
 )
-
-
-@numba.njit([_QUIESCE_SIGNATURE % "int32", _QUIESCE_SIGNATURE % "int8"], cache=True)
-def quiesce(
-    bbs: np.ndarray,
-    info: np.ndarray,
-    alpha: int,
-    beta: int,
-    ply: int,
-    ctx: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    weights: np.ndarray,
-    nnue: np.ndarray,
-) -> int:
-    ctx[C_NODES] += 1
-    if ply > ctx[C_SELDEPTH]:
-        ctx[C_SELDEPTH] = ply
-    if _stopped(ctx):
-        return 0
-    checked = in_check(bbs, info[I_STM])
-    if ply >= MAX_PLY - 1:
-        return static_value(bbs, info, weights, nnue, ply, ctx)
-    key = bbs[BB_KEY]
-    entry = T.tt_probe(tt_keys, tt_data, key)
-    tt_move = T.entry_move(entry)
-    if entry >= 0 and beta - alpha == 1:
-        tt_score = T.score_from_tt(T.entry_score(entry), ply)
-        if _cuts(entry, tt_score, alpha, beta):
-            return tt_score
-    stand = -INFINITE
-    if not checked:
-        # stand pat before the moves are generated: most quiescence nodes end here, and the
-        # rare stalemate it misses at a node already at or above beta is left to the search
-        stand = static_value(bbs, info, weights, nnue, ply, ctx)
-        if stand >= beta:
-            return stand
-    buffer = moves[ply]
-    n = legal_moves(bbs, info, buffer)
-    if n == 0:
-        return _no_move_score(bbs, info, ctx, ply)
-    original_alpha = alpha
-    if stand > alpha:
-        alpha = stand
-    # a check ends Kar Ouk, so there even a capture that loses material is searched
-    sure = not checked and info[V_CHECK_WINS] == 0
-    keep = 0
-    for i in range(n):
-        move = buffer[i]
-        if checked or is_tactical(info, move):
-            buffer[keep] = move
-            keep += 1
-    line = scores[ply]
-    order_captures(bbs, info, buffer, line, keep, tt_move)
-    best = stand
-    best_move = -1
-    for i in range(keep):
-        move = pick(buffer, line, i, keep)
-        if sure and is_capture(info, move):
-            victim = info[I_BOARD + (move & MOVE_TO_MASK)]
-            if stand + VALUES[(victim & 7) - 1] + 200 < alpha:
-                continue  # delta pruning: even the victim will not bring it back
-            if loses_material(bbs, info, move):
-                continue
-        make_and_update(bbs, info, move, nnue, ply)
-        score = -quiesce(
-            bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights,
-            nnue,
-        )
-        unmake_move(bbs, info)
-        if ctx[C_STOP]:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                best_move = move
-                alpha = score
-                if score >= beta:
-                    break
-    if best == -INFINITE:
-        best = alpha  # in check, every evasion mated: only when every one was searched
-    bound = _bound(best, original_alpha, beta)
-    T.tt_store(tt_keys, tt_data, key, best_move, T.score_to_tt(best, ply), 0, bound, ctx[C_AGE])
-    return best
 
 
 @numba.njit([_SEARCH_SIGNATURE % "int32", _SEARCH_SIGNATURE % "int8"], cache=True)
@@ -657,4 +417,4 @@ def search_root(
     return best
 
 
-__all__ = ["CTX_NB", "INFINITE", "MATE", "MATE_BOUND", "MAX_PLY", "PIECE_TO_NB", "search_root"]
+__all__ = ["search", "search_root"]
