@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -16,6 +17,7 @@ from kradan.rulesets import option_text
 from kradan.variants import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
 
 
 def _script() -> ModuleType:
@@ -106,3 +108,38 @@ def test_the_committed_files_are_what_the_script_makes() -> None:
     """Run ``python docs/make_rulebook.py`` after changing an option or a drawing."""
     stale = [str(path.relative_to(ROOT)) for path in MAKE.stale_files()]
     assert stale == [], "stale generated files (run python docs/make_rulebook.py)"
+
+
+def test_every_picture_is_shown_in_the_rule_book() -> None:
+    text = RULES.read_text(encoding="utf-8")
+    for name in MAKE.PICTURES:
+        assert f"images/rules/{name}.svg" in text, name
+
+
+def _cited_sections() -> set[str]:
+    """Every section number the code, the tests and the other documents cite, e.g. "2.6.1"
+    from "RULES.md 2.6.1" or "docs/rules.md 2.4-2.7, 3.3"."""
+    places = [ROOT / "src", ROOT / "tests", ROOT / "fuzz", ROOT / "benchmarks", ROOT / "docs"]
+    paths = [path for place in places for path in place.rglob("*") if path.suffix in (".py", ".md")]
+    cited = set()
+    for path in paths:
+        if path == RULES:
+            continue
+        source = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"(?:RULES|rules)\.md,? (?:section |§)?([0-9][0-9., -]*)", source):
+            cited |= {number.rstrip(".") for number in re.findall(r"[0-9][0-9.]*", match[1])}
+    return cited
+
+
+def test_the_rule_book_keeps_the_section_numbers_the_code_cites() -> None:
+    """Citations such as "docs/rules.md 2.6.1", "C6" or "Decision 8" find their heading."""
+    text = RULES.read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ ([0-9]+(?:\.[0-9]+)*)\.? ", text, re.MULTILINE))
+    cited = _cited_sections()
+    assert {"2.6.2", "2.6.4", "5.5", "6.3"} <= cited
+    assert sorted(cited - headings) == []
+    for conflict in range(1, 24):
+        assert f"| C{conflict} |" in text
+    decisions = text[text.index("## Decisions") : text.index("## 0. ")]
+    numbers = re.findall(r"^([0-9]+)\. \*\*", decisions, re.MULTILINE)
+    assert numbers == [str(number) for number in range(1, 14)]
