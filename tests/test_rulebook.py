@@ -5,6 +5,7 @@ makes from the code now."""
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import importlib.util
 import re
 from pathlib import Path
@@ -143,3 +144,8 @@ def test_the_rule_book_keeps_the_section_numbers_the_code_cites() -> None:
     decisions = text[text.index("## Decisions") : text.index("## 0. ")]
     numbers = re.findall(r"^([0-9]+)\. \*\*", decisions, re.MULTILINE)
     assert numbers == [str(number) for number in range(1, 14)]
+
+
+def test_the_module_docstring_example() -> None:
+    result = doctest.testmod(rulebook)
+    assert result.attempted and result.failed == 0

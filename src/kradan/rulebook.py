@@ -61,11 +61,12 @@ def option_default(game: Game, key: str) -> str:
 
 
 def option_families() -> list[tuple[list[Game], Mapping[str, Option]]]:
-    """The registered games grouped by the option table they share, in registry order."""
+    """The registered games grouped by the option table they share (equal tables), in registry
+    order."""
     families: list[tuple[list[Game], Mapping[str, Option]]] = []
     for game in games():
         for members, table in families:
-            if table is game.options:
+            if table == game.options:
                 members.append(game)
                 break
         else:
