@@ -1,6 +1,6 @@
 /* kradan serve: the game taken away: its PGN, a picture of the position (kradan's SVG, or
  * that SVG drawn as a PNG in the browser) and the FEN to copy. */
-import { copyText } from './api.js';
+import { copyText, gamePath } from './api.js';
 import { parseMove } from './legal.js';
 import { t } from './words.js';
 
@@ -11,7 +11,7 @@ export function renderExports(state) {
   const { game, gameId } = state;
   $('#fen').value = game.fen;
   const pgn = $('#download-pgn');
-  pgn.href = `/api/games/${encodeURIComponent(gameId)}/pgn`;
+  pgn.href = gamePath(gameId, 'pgn');
   pgn.setAttribute('download', `kradan-${gameId}.pgn`);
   const picture = $('#download-svg');
   const query = new URLSearchParams({ variant: game.variant, fen: game.fen, labels: state.labels });
