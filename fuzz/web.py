@@ -187,7 +187,7 @@ def seeds() -> list[bytes]:
         ("action 0", '{"action": "offer_draw"}'), ("setup 2", '{"arrangement": "standard"}'),
         ("setup 7", '{"arrangement": {"e2": "K", "d2": "F"}}'), ("get 0", "Xk2_9aQw-Lm3"),
         ("pgn 0", ""), ("list", "50"), ("join 0", "token"), ("page", "games/Xk2_9aQw-Lm3"),
-        ("page", f"assets/position.svg?fen={quote(fen)}"), ("page", "static/app.js"),
+        ("page", f"assets/position.svg?fen={quote(fen)}"), ("page", "static/js/game-page.js"),
         ("socket 0", '{"type": "move", "move": "e3e4"}'), ("socket 1", '{"type": "auth"}'),
         ("socket 2", '{"type": "setup", "arrangement": "fortress"}'),
         ("raw", 'POST /language\nlang=th'), ("raw", "GET /api/games/{id}/pgn\n"),

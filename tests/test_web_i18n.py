@@ -57,7 +57,7 @@ def test_the_template_is_what_extraction_gives_now(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``pybabel extract`` (configured in pyproject.toml) finds exactly the strings of
-    messages.pot: a string added to a template, pages.py or app.js without re-extracting, or
+    messages.pot: a string added to a template, pages.py or the client without re-extracting, or
     one left behind in the .pot, fails here."""
     monkeypatch.chdir(ROOT)
     fresh = tmp_path / "fresh.pot"
@@ -86,17 +86,19 @@ def test_the_templates_show_no_text_outside_gettext() -> None:
             r'\b(?:title|placeholder|aria-label|alt)="([^"{]*[A-Za-z][^"]*)"', bare
         )
         assert readable == [], template.name
-        # app.js's translatePage() translates data-t="..." in the browser: a msgid too
+        # the client's translatePage() translates data-t="..." in the browser: a msgid too
         assert set(re.findall(r'data-t="([^"]*)"', bare)) - ids(read(POT)) == set(), template.name
 
 
 def test_app_js_strings_are_in_the_template() -> None:
-    """A quick cross-check of the extractor: every literal ``t('...')`` of app.js is a msgid."""
-    source = (WEB / "static" / "app.js").read_text(encoding="utf-8")
+    """A quick cross-check of the extractor: every literal ``t('...')`` of the browser client
+    (the modules of static/js/) is a msgid."""
+    modules = sorted((WEB / "static" / "js").glob("*.js"))
+    source = "\n".join(module.read_text(encoding="utf-8") for module in modules)
     called = {
         re.sub(r"\\(.)", r"\1", text) for text in re.findall(r"\bt\('((?:[^'\\]|\\.)*)'", source)
     }
-    assert called, "app.js calls t('...')"
+    assert called, "the client calls t('...')"
     known = {message if isinstance(message, str) else message[0] for message in ids(read(POT))}
     assert called - known == set()
 
@@ -116,7 +118,7 @@ def test_every_catalog_is_complete_and_current(path: Path) -> None:
 
 
 def placeholders(text: str) -> set[str]:
-    """``{name}`` (app.js, pages.py) and ``%(name)s`` (the templates) in ``text``."""
+    """``{name}`` (the client, pages.py) and ``%(name)s`` (the templates) in ``text``."""
     return set(re.findall(r"\{\w+\}|%\(\w+\)s", text))
 
 

@@ -167,6 +167,9 @@ class GameView(BaseModel):
     can_claim_draw: bool = False
     draw_offer: Literal["white", "black"] | None
     ply: int
+    setup_plies: int = Field(
+        default=0, description="the plies of a screened setup's drops, which no takeback reaches"
+    )
     thai_san: list[str] | None = Field(
         description="the moves in Thai SAN (the chess games; null for Alquerque)"
     )

@@ -12,8 +12,8 @@ English.
 
 * the server side: :func:`translations` is a :class:`gettext.GNUTranslations` for Jinja's
   ``i18n`` extension and for :mod:`kradan.web.pages`;
-* the browser side: :func:`client_catalog` is the same catalog as JSON (``static/i18n.js`` reads
-  it from a ``<script type="application/json">`` block of the page), with the plural forms keyed
+* the browser side: :func:`client_catalog` is the same catalog as JSON (``static/js/words.js``
+  reads it from a ``<script type="application/json">`` block of the page), the plural forms keyed
   by the CLDR plural categories that ``Intl.PluralRules`` gives in the browser;
 * the request's language (:func:`choose`): the ``kradan_lang`` cookie that the language picker
   sets, else the best ``Accept-Language`` match, else English.
@@ -173,7 +173,7 @@ def _plural_categories(found: Catalog, language: str) -> dict[str, int]:
 
 @cache
 def client_catalog(language: str) -> str:
-    """The catalog of ``language`` for ``static/i18n.js``, as JSON that is safe inside a
+    """The catalog of ``language`` for ``static/js/words.js``, as JSON that is safe inside a
     ``<script type="application/json">`` block: ``{"language": ..., "plural": {category: form},
     "messages": {msgid: translation or [plural forms]}}``."""
     messages: dict[str, str | list[str]] = {}

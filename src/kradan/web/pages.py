@@ -3,13 +3,13 @@
 * ``GET /``: the new-game page (every registered game, its rule options with their defaults,
   the opponent: the engine at a level 1-20, a human on this screen or by invitation; colour and
   clock), and the latest games;
-* ``GET /games/{id}``: the board page; ``static/app.js`` fills it from the API and the game's
+* ``GET /games/{id}``: the board page; ``static/js/`` fills it from the API and the game's
   websocket;
 * ``GET /assets/pieces.css`` and ``/assets/<image>.svg``: kradan's own drawings for chessgroundx
   (:mod:`kradan.web.assets`); ``GET /assets/position.svg?variant=...&fen=...``: the picture of
   a position, drawn by :func:`kradan.svg.board`;
-* ``GET /static/<file>``: the files of ``static/`` (the chessgroundx bundle, ``app.js``, the
-  style sheets).
+* ``GET /static/<path>``: the files of ``static/`` (the chessgroundx bundle, the client's ES
+  modules in ``js/``, the style sheets).
 
 The pages hold no inline script or style, so they run under ``Content-Security-Policy:
 default-src 'self'``. The router reads no game from storage: the page of a game is the same for
@@ -70,13 +70,24 @@ CACHE = "public, max-age=3600"
 
 
 def _package_files(folder: str) -> dict[str, bytes]:
-    root = resources.files("kradan.web").joinpath(folder)
-    return {entry.name: entry.read_bytes() for entry in root.iterdir() if entry.is_file()}
+    """The files under ``kradan/web/<folder>``, subfolders included, by their path in it
+    (``board.min.js``, ``js/game-page.js``)."""
+    found: dict[str, bytes] = {}
+    pending = [("", resources.files("kradan.web").joinpath(folder))]
+    while pending:
+        prefix, root = pending.pop()
+        for entry in root.iterdir():
+            if entry.is_file():
+                found[prefix + entry.name] = entry.read_bytes()
+            elif entry.is_dir() and not entry.name.startswith(("_", ".")):
+                pending.append((f"{prefix}{entry.name}/", entry))
+    return found
 
 
 @cache
 def static_files() -> dict[str, bytes]:
-    """The files of ``kradan/web/static`` by name."""
+    """The files of ``kradan/web/static`` by their path in it (the client's modules are in
+    ``js/``)."""
     return _package_files("static")
 
 
@@ -129,7 +140,11 @@ def render(name: str, language: str, path: str, **values: Any) -> HTMLResponse:
 def describe(game: Game) -> dict[str, Any] | None:
     """What the board needs to know of ``game``: its family (``chess`` or ``alquerque``), its
     board picture, its size, chessgroundx's premove rules, the pocket and the promoted piece;
-    ``None`` for a game the browser board cannot draw yet (one registered from outside)."""
+    whether a hop captures the piece it jumps (``jump_captures``), whether a lone promoting
+    move is still confirmed (``confirm_promotion``), which field of its FEN is the move number
+    (``move_number_field``, negative from the end) and, for a game set up from the pockets,
+    its camp (``camp``: how many ranks deep, the roles kept to the back rank); ``None`` for a
+    game the browser board cannot draw yet (one registered from outside)."""
     rules = game.rules
     if isinstance(rules, AlquerqueVariant):
         return {
@@ -142,6 +157,10 @@ def describe(game: Game) -> dict[str, Any] | None:
             "pocket": None,
             "promoted": None,
             "kings": [],
+            "jump_captures": True,
+            "confirm_promotion": False,
+            "move_number_field": 4,
+            "camp": None,
         }
     if not isinstance(rules, Variant):
         return None
@@ -167,6 +186,11 @@ def describe(game: Game) -> dict[str, Any] | None:
         "pocket": pocket,
         "promoted": PIECE_SYMBOLS[rules.promoted_type],
         "kings": ["k"],
+        "jump_captures": False,
+        # Sittuyin: promoting is never forced, so the player confirms it
+        "confirm_promotion": sittuyin,
+        "move_number_field": -1,
+        "camp": {"ranks": 3, "back_rank": ["r"]} if pocket else None,
     }
 
 
@@ -537,9 +561,9 @@ async def image(name: str) -> Response:
     return Response(text, media_type="image/svg+xml", headers={"Cache-Control": CACHE})
 
 
-@router.get("/static/{name}")
+@router.get("/static/{name:path}")
 async def static_file(name: str) -> Response:
-    """A file of ``static/``: the board bundle, the client, the style sheets."""
+    """A file of ``static/``: the board bundle, the client's modules, the style sheets."""
     data = static_files().get(name)
     suffix = name[name.rfind(".") :] if "." in name else ""
     if data is None or suffix not in MEDIA_TYPES:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import inspect
 import logging
 import re
 import secrets
@@ -45,6 +46,14 @@ log = logging.getLogger("kradan.web")
 _SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
 
 
+def shown_fen(board: Any) -> str:
+    """``board``'s position for the browser's board: promoted pieces marked (``M~``) where the
+    board can mark them, so that a promoted met is drawn as one whatever ``show_promoted``."""
+    if "show_promoted" in inspect.signature(board.fen).parameters:
+        return str(board.fen(show_promoted=True))
+    return str(board.fen())
+
+
 class RoomHost(Protocol):
     """What a room needs of the server around it."""
 
@@ -73,7 +82,7 @@ class Room:
         self.ucis: list[str] = []
         self.sans: list[str] = []
         #: the position (FEN) at the start and after each ply, so that the browser replays nothing
-        self.positions: list[str] = [board.fen()]
+        self.positions: list[str] = [shown_fen(board)]
         #: the clocks stored with each move
         self.move_clocks: list[tuple[int | None, int | None]] = []
         self.players = {
@@ -171,6 +180,7 @@ class Room:
             "can_claim_draw": playing and not self.in_setup and board.can_claim_draw(),
             "draw_offer": None if self.draw_offer is None else COLORS[self.draw_offer],
             "ply": len(self.ucis),
+            "setup_plies": self.setup_plies,
             "thai_san": None if self.thai is None else list(self.thai),
             "setup": (
                 {"white": True in self.arrangements, "black": False in self.arrangements}
@@ -341,8 +351,8 @@ class Room:
             drop = trial.pop()
             sans.append(trial.san(drop))
             thais.append(trial.san(drop, "thai"))
-            before.append(trial.fen())
-        self.positions.extend([*reversed(before[:-1]), board.fen()])
+            before.append(shown_fen(trial))
+        self.positions.extend([*reversed(before[:-1]), shown_fen(board)])
         self.ucis.extend(entry.uci() for entry in board.move_stack[-drops:])
         self.sans.extend(reversed(sans))
         if self.thai is not None:
@@ -447,7 +457,7 @@ class Room:
         )
         await self.rooms.store.add_move(self.row.id, row, ending)
         board.push(move)
-        self.positions.append(board.fen())
+        self.positions.append(shown_fen(board))
         self.ucis.append(uci)
         self.sans.append(san)
         if self.thai is not None and thai is not None:

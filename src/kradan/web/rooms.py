@@ -35,7 +35,7 @@ from .model import (
     players_text,
     token_hash,
 )
-from .room import Room, start_turn
+from .room import Room, shown_fen, start_turn
 from .storage import EventRow, GameRow, Store, StoredGame, utcnow
 
 #: how long a broadcast waits for a subscriber whose connection does not take its message
@@ -204,7 +204,7 @@ class Rooms:
             if room.thai is not None:
                 room.thai.append(board.san(move, "thai"))
             board.push(move)
-            room.positions.append(board.fen())
+            room.positions.append(shown_fen(board))
             room.ucis.append(move.uci())
             room.move_clocks.append((move_row.white_ms, move_row.black_ms))
 

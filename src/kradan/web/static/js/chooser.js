@@ -1,0 +1,74 @@
+/* kradan serve: the box over the board that asks which move was meant, when the points
+ * clicked leave a choice: to promote or not (and to what), or which piece to huff. */
+import { t } from './words.js';
+
+const $ = selector => document.querySelector(selector);
+
+export function hideChooser() {
+  const chooser = $('#chooser');
+  chooser.hidden = true;
+  chooser.textContent = '';
+}
+
+/** Ask ``title`` with a button for each of ``choices`` ({value, label, piece?, pick}) and one
+ * to cancel (``onCancel``). */
+export function showChooser(title, choices, onCancel) {
+  const chooser = $('#chooser');
+  chooser.textContent = '';
+  const box = document.createElement('div');
+  box.className = 'choices';
+  const heading = document.createElement('p');
+  heading.textContent = title;
+  box.append(heading);
+  for (const choice of choices) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    if (choice.piece) {
+      button.className = 'piece-choice';
+      button.title = choice.label;
+      const piece = document.createElement('piece');
+      piece.className = choice.piece;
+      button.append(piece);
+    } else {
+      button.textContent = choice.label;
+    }
+    button.dataset.choice = choice.value;
+    button.addEventListener('click', () => {
+      hideChooser();
+      choice.pick();
+    });
+    box.append(button);
+  }
+  const cancel = document.createElement('button');
+  cancel.type = 'button';
+  cancel.className = 'cancel';
+  cancel.textContent = t('Cancel');
+  cancel.addEventListener('click', onCancel);
+  box.append(cancel);
+  chooser.append(box);
+  chooser.hidden = false;
+}
+
+/** Promote on ``square`` or not: one button per move of ``moves``. */
+export function choosePromotion(ctrl, moves, square) {
+  const color = ctrl.state.game.turn;
+  const choices = moves.map(move => move.promotion
+    ? {
+      value: move.uci,
+      label: t('Promote on {square}', { square }),
+      piece: `${color} ${move.promotion}-piece promoted`,
+      pick: () => ctrl.send(move.uci),
+    }
+    : { value: move.uci, label: t('No promotion'), pick: () => ctrl.send(move.uci) });
+  showChooser(t('Promotion'), choices, () => ctrl.renderBoard());
+}
+
+/** Which piece to huff (or none): one button per move of ``moves``. */
+export function chooseHuff(ctrl, moves) {
+  const choices = moves.map(move => ({
+    value: move.uci,
+    label: move.huff ? t('Huff the piece on {square}', { square: move.huff }) : t('Huff none'),
+    pick: () => ctrl.send(move.uci),
+  }));
+  showChooser(t('Huffing'), choices, () => ctrl.renderBoard());
+}

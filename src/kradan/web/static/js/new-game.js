@@ -1,0 +1,140 @@
+/* kradan serve: the new-game form (the game, its rule options, the opponent, the colour, the
+ * clock, a start position) and the list of the latest games. */
+import { copyText, gameDescriptions, request, saveSeat } from './api.js';
+import { opposite, t, tn } from './words.js';
+
+const $ = selector => document.querySelector(selector);
+
+const rulesOf = variant => document.querySelector(`fieldset.rules[data-variant="${variant}"]`);
+
+/** The rule options set away from their defaults, as the API takes them. */
+function chosenOptions(variant) {
+  const options = {};
+  const fieldset = rulesOf(variant);
+  if (!fieldset) return options;
+  for (const control of fieldset.querySelectorAll('[data-option]')) {
+    const name = control.dataset.option;
+    const fallback = control.dataset.default;
+    const kind = control.dataset.kind;
+    if (kind === 'bool') {
+      if (String(control.checked) !== fallback) options[name] = control.checked;
+    } else if (kind === 'int') {
+      if (control.value !== fallback && control.value !== '') options[name] = parseInt(control.value, 10);
+    } else if (kind === 'enum') {
+      if (control.value !== fallback) options[name] = control.value;
+    } else if (kind === 'tuple') {
+      const chosen = Array.from(control.querySelectorAll('input[data-kind="choice"]'))
+        .filter(box => box.checked).map(box => box.value);
+      if (chosen.join(',') !== fallback) options[name] = chosen;
+    }
+  }
+  return options;
+}
+
+/** What the form asks for, as the body of POST /api/games. */
+function newGameBody(form) {
+  const opponent = form.elements.opponent.value;
+  const body = {
+    variant: $('#variant').value,
+    options: chosenOptions($('#variant').value),
+    opponent: opponent === 'engine' ? 'engine' : 'human',
+    level: parseInt($('#level').value, 10),
+    color: form.elements.color.value,
+    clock: null,
+    fen: null,
+  };
+  if ($('#clock-on').checked) {
+    const minutes = parseInt($('#clock-minutes').value, 10) || 5;
+    const increment = parseInt($('#clock-increment').value, 10) || 0;
+    body.clock = `${minutes * 60}+${increment}`;
+  }
+  const fen = $('#start-fen').value.trim();
+  if (fen) body.fen = fen;
+  return body;
+}
+
+/** Go to the new game, or show the invitation link for a friend to follow. */
+function goToGame(form, made, opponent) {
+  saveSeat(made.id, made.color, made.token);
+  const boardUrl = '/games/' + encodeURIComponent(made.id);
+  if (opponent === 'here' && made.invite) {
+    saveSeat(made.id, opposite(made.color), made.invite);
+    window.location.assign(boardUrl);
+  } else if (opponent === 'invite' && made.invite) {
+    // the fragment survives the join page's redirect and tells the board which side the
+    // friend plays (the seat cookie proves it; the page cannot read the cookie)
+    const link = `${window.location.origin}/join/${encodeURIComponent(made.id)}` +
+      `?seat=${encodeURIComponent(made.invite)}#as-${opposite(made.color)}`;
+    $('#invite-link').value = link;
+    $('#go-to-game').href = boardUrl;
+    $('#invitation').hidden = false;
+    form.hidden = true;
+  } else {
+    window.location.assign(boardUrl);
+  }
+}
+
+export function newGameForm() {
+  const form = $('#new-game');
+  const variant = $('#variant');
+  const level = $('#level');
+  const errorBox = $('#error');
+  const showRules = () => {
+    for (const fieldset of document.querySelectorAll('fieldset.rules')) {
+      fieldset.hidden = fieldset.dataset.variant !== variant.value;
+    }
+  };
+  variant.addEventListener('change', showRules);
+  showRules();
+  level.addEventListener('input', () => {
+    $('#level-value').textContent = level.value;
+  });
+  form.addEventListener('submit', async event => {
+    event.preventDefault();
+    errorBox.hidden = true;
+    const button = $('#start');
+    button.disabled = true;
+    try {
+      const made = await request('POST', '/api/games', newGameBody(form));
+      goToGame(form, made, form.elements.opponent.value);
+    } catch (error) {
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  $('#copy-invite').addEventListener('click', () => copyText($('#invite-link')));
+}
+
+/** The latest games, each a link to its board. */
+export async function listRecentGames() {
+  const list = $('#recent-games');
+  if (!list) return;
+  const names = gameDescriptions();
+  try {
+    const data = await request('GET', '/api/games?limit=20');
+    list.textContent = '';
+    for (const game of data.games || []) {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = '/games/' + encodeURIComponent(game.id);
+      const title = names[game.variant] ? names[game.variant].title : game.variant;
+      const players = game.players || {};
+      link.textContent = `${title}: ${players.white || '?'} – ${players.black || '?'}`;
+      const meta = document.createElement('span');
+      meta.className = 'meta';
+      const result = game.result && game.result !== '*' ? game.result : t('playing');
+      meta.textContent = ` ${result}, ${tn('{n} ply', '{n} plies', game.ply)}`;
+      item.append(link, meta);
+      list.append(item);
+    }
+    if (!list.children.length) {
+      const item = document.createElement('li');
+      item.textContent = t('No games yet.');
+      list.append(item);
+    }
+  } catch (error) {
+    list.textContent = '';
+  }
+}
