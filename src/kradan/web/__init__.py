@@ -2,7 +2,7 @@
 
 The server keeps each game in memory in a room (:mod:`.rooms`), stores every move before it
 answers (:mod:`.storage`, SQLite or PostgreSQL through SQLAlchemy, schema by Alembic), lets the
-engine think in a worker process (:mod:`.engine`) and speaks JSON over HTTP and a websocket
+engine think in a worker process (:mod:`.engine_pool`) and speaks JSON over HTTP and a websocket
 (:mod:`.api`). :func:`create_app` builds the application; ``kradan.web.app:app`` is one for
 uvicorn, on the database named by ``KRADAN_DB``. It needs ``pip install 'kradan[web]'``.
 

@@ -25,7 +25,7 @@ from ..games import CountingBoard, find_game, new_board
 from ..outcome import Outcome
 from ..pieces import square_name
 from ..sittuyin_setup import PRESETS
-from .engine import EnginePool, EngineRequest
+from .engine_pool import EnginePool, EngineRequest
 from .i18n import N_, Message, Term
 from .model import (
     ACTIONS,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import KradanError
 from ..games import find_game, new_board
-from .engine import EnginePool
+from .engine_pool import EnginePool
 from .i18n import N_
 from .model import (
     COLORS,

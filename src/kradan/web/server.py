@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from . import i18n
 from .api import MAX_BODY, router, unknown_game
-from .engine import EnginePool
+from .engine_pool import EnginePool
 from .i18n import N_
 from .model import GameError
 from .rooms import Rooms
