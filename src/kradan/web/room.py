@@ -38,7 +38,8 @@ from .model import (
     Player,
     token_hash,
 )
-from .storage import Ending, EventRow, GameRow, NewMove, Store, utcnow
+from .storage import Store
+from .tables import Ending, EventRow, GameRow, NewMove, utcnow
 
 log = logging.getLogger("kradan.web")
 #: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)

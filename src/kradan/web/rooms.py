@@ -36,7 +36,8 @@ from .model import (
     token_hash,
 )
 from .room import Room, start_turn
-from .storage import EventRow, GameRow, Store, StoredGame, utcnow
+from .storage import Store
+from .tables import EventRow, GameRow, StoredGame, utcnow
 
 #: how long a broadcast waits for a subscriber whose connection does not take its message
 SEND_SECONDS = 5.0
