@@ -318,6 +318,15 @@ def new_board(name: str, text: str | None = None, **options: Any) -> GameBoard:
     return find_game(name).new_board(text, **options)
 
 
+def replay_options(board: GameBoard, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (rule options by name) as a board needs them to replay ``board``'s moves one
+    by one from its start: a screened setup's camps, handed in whole, were played as the same
+    drops the alternate setup makes move by move, so that setup gives way to the default."""
+    if isinstance(board, SetupBoard) and board.screened_setup:
+        return {name: value for name, value in options.items() if name != "sittuyin_setup"}
+    return dict(options)
+
+
 # --- the games kradan ships ---------------------------------------------------------------------
 
 _CHESS_NOTATIONS = ("san", "lan", "thai", "thai_lan")
@@ -373,5 +382,6 @@ __all__ = [
     "games",
     "new_board",
     "register",
+    "replay_options",
     "unregister",
 ]
