@@ -279,7 +279,7 @@ async def get_game(game_id: GameId, request: Request) -> Response:
         seat = room.seat_of(token) if token else None
     except GameError:
         seat = None
-    return view_response(room.state(seat))
+    return view_response(room.view(seat))
 
 
 @router.get(
@@ -433,7 +433,7 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
             color = None
     async with room.send_lock:
         room.subscribers.add(socket)
-        await socket.send_text(game_message(room.state()))
+        await socket.send_text(game_message(room.view()))
     try:
         while True:
             received = await socket.receive()

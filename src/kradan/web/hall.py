@@ -31,8 +31,7 @@ from .model import (
     parse_clock,
     token_hash,
 )
-from .room import Room, rebuild
-from .room.base import RoomBase
+from .room import Room, RoomBase, rebuild
 from .storage import Store
 from .tables import GameRow, utcnow
 

@@ -17,9 +17,9 @@ stored before it is applied and announced, and hands each change to its concern:
 
 from __future__ import annotations
 
-from .base import RoomHost
+from .base import RoomBase, RoomHost
 from .replay import rebuild
 from .room import Room
 from .view import GameView
 
-__all__ = ["GameView", "Room", "RoomHost", "rebuild"]
+__all__ = ["GameView", "Room", "RoomBase", "RoomHost", "rebuild"]

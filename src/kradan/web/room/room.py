@@ -67,7 +67,7 @@ class Room(RoomBase):
 
     # --- reading ----------------------------------------------------------------------------
 
-    def state(self, seat: bool | None = None) -> GameView:
+    def view(self, seat: bool | None = None) -> GameView:
         """The game as ``GET /api/games/{id}`` shows it to the holder of ``seat`` (``None``:
         anyone)."""
         return game_view(
@@ -167,7 +167,7 @@ class Room(RoomBase):
         """Start what the new position needs (the engine, the flag timer), tell every
         subscriber, and return the game."""
         self.schedule()
-        view = self.state()
+        view = self.view()
         await self.host.broadcast(self, game_message(view))
         return view
 
