@@ -355,3 +355,15 @@ def test_kradan_engine_is_refused_for_a_game_without_a_searcher(toy: games.Game)
 
     with pytest.raises(PlayerSpecError, match="does not play tictactoe"):
         make_player("kradan", game="tictactoe")
+
+
+def test_replay_options_give_a_screened_setup_the_drops_it_became() -> None:
+    """A screened setup's camps replay as the alternate setup's drops (the web app's engine
+    worker and PGN replay a game move by move); every other game keeps its options."""
+    screened = games.new_board("sittuyin", sittuyin_setup="screened")
+    options = {"sittuyin_setup": "screened"}
+    assert games.replay_options(screened, options) == {}
+    assert options == {"sittuyin_setup": "screened"}  # a copy, not a change
+    makruk = games.new_board("makruk", counting="declared")
+    assert games.replay_options(makruk, {"counting": "declared"}) == {"counting": "declared"}
+    assert games.replay_options(games.new_board("alquerque"), {}) == {}

@@ -537,14 +537,14 @@ def test_random_moves_and_bodies_get_answers_not_crashes(tmp_path: Path) -> None
 def test_idle_unfinished_games_are_forgotten_and_loaded_again(client: TestClient) -> None:
     """An abandoned game without a clock, a person to move: forgotten once memory is full, and
     it comes back from the store as it was (the fuzzed server grew to 2 GB without this)."""
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    rooms.kept = 2
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    hall.kept = 2
     first, white, black = two_humans(client)
     move(client, first, white, "e3e4")
     before = game(client, first)
     two_humans(client)
     two_humans(client)
-    assert first not in rooms.rooms
+    assert first not in hall.rooms
     assert game(client, first) == before
     move(client, first, black, "e6e5")  # and play goes on
     assert game(client, first)["ply"] == 2
@@ -552,15 +552,15 @@ def test_idle_unfinished_games_are_forgotten_and_loaded_again(client: TestClient
 
 @ON_BOTH
 def test_finished_games_are_forgotten_and_loaded_again(client: TestClient) -> None:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    rooms.kept = 2
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    hall.kept = 2
     first, white, black = two_humans(client)
     move(client, first, white, "e3e4")
     act(client, first, black, "resign")
     before = game(client, first)
     two_humans(client)
     two_humans(client)
-    assert first not in rooms.rooms
+    assert first not in hall.rooms
     assert game(client, first) == before
     assert client.get(f"/api/games/{first}/pgn").text.count("1. e4") == 1
 
@@ -569,12 +569,12 @@ def test_a_bug_answers_500_with_the_guards(tmp_path: Path, monkeypatch: pytest.M
     from fastapi.testclient import TestClient
 
     from kradan.web import create_app
-    from kradan.web.rooms import Rooms
+    from kradan.web.hall import Hall
 
-    async def broken(self: Rooms, public_id: str) -> None:
+    async def broken(self: Hall, public_id: str) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(Rooms, "get", broken)
+    monkeypatch.setattr(Hall, "get", broken)
     app = create_app(database_url(tmp_path))
     with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
         response = client.get("/api/games/AAAAAAAAAAAA")
@@ -600,13 +600,13 @@ def test_the_new_game_page_offers_makruk_first_and_skips_games_it_cannot_draw(
 
 
 def test_only_rooms_that_lose_nothing_are_idle() -> None:
-    """What :func:`kradan.web.rooms.idle` keeps in memory: a watched game, one in the middle
+    """What :func:`kradan.web.hall.idle` keeps in memory: a watched game, one in the middle
     of a move, one whose clock runs, one in a screened setup, one where the engine is to move."""
     import asyncio
     from types import SimpleNamespace
 
     from kradan import Board
-    from kradan.web.rooms import idle
+    from kradan.web.hall import idle
 
     def room(**changes: object) -> SimpleNamespace:
         fields: dict[str, object] = dict(

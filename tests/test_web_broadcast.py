@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web stack (kradan[web]) is not installed")
 
-from kradan.web.rooms import send_to_all
+from kradan.web.hall import send_to_all
 
 
 def run(work: Coroutine[Any, Any, None]) -> None:

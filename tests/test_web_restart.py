@@ -135,6 +135,7 @@ def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
     from sqlalchemy import create_engine
 
     import kradan.web.storage as storage
+    import kradan.web.tables as tables
 
     url = database_url(tmp_path)
     with serving(url) as client:
@@ -142,7 +143,7 @@ def test_the_schema_is_alembics_newest(tmp_path: Path) -> None:
     engine = create_engine(url.replace("+aiosqlite", ""))
     with engine.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert compare_metadata(context, storage.Base.metadata) == []
+        assert compare_metadata(context, tables.Base.metadata) == []
         heads = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_heads()
         assert context.get_current_revision() in heads
         pragmas = {

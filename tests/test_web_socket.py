@@ -210,3 +210,16 @@ def test_a_flag_against_a_lone_king_draws(client: TestClient) -> None:
     assert (
         state["result"] == "1/2-1/2" and state["termination"] == "timeout vs insufficient material"
     )
+
+
+def test_the_socket_sends_the_game_view_the_api_answers_with(client: TestClient) -> None:
+    """One game view: the socket's game is the API's, less the asking seat's own fields."""
+    game_id, white, _ = humans(client, variant="thai", options={"counting": "declared"})
+    with client.websocket_connect(f"/api/games/{game_id}/socket") as socket:
+        assert next_game(socket)["ply"] == 0
+        answered = move(client, game_id, white, "e3e4")
+        sent = next_game(socket)
+    assert set(answered) - set(sent) == {"seat", "my_setup"}
+    assert without_clock(sent) == without_clock(
+        {key: value for key, value in answered.items() if key not in ("seat", "my_setup")}
+    )

@@ -15,8 +15,9 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from kradan.web import storage
-from kradan.web.storage import Ending, EventRow, GameRow, MoveRow, Store
+from kradan.web import storage, tables
+from kradan.web.storage import Store
+from kradan.web.tables import Ending, EventRow, GameRow, MoveRow
 
 from .web_helpers import DATABASES, new_database
 
@@ -52,7 +53,7 @@ def run(work: Callable[[Store], Awaitable[T]], url: str) -> T:
 
 
 def new_row(public_id: str = "AAAAAAAAAAAA", **changes: Any) -> GameRow:
-    now = storage.utcnow()
+    now = tables.utcnow()
     values: dict[str, Any] = {
         "public_id": public_id,
         "variant": "makruk",
@@ -81,7 +82,7 @@ def a_move(game_id: int, ply: int, uci: str, when: datetime | None = None) -> Mo
         uci=uci,
         white_ms=300000 - ply,
         black_ms=None,
-        created_at=when or storage.utcnow(),
+        created_at=when or tables.utcnow(),
     )
 
 
@@ -93,7 +94,7 @@ def an_event(game_id: int, seq: int, kind: str, ply: int, **payload: Any) -> Eve
         side="white",
         ply=ply,
         payload=payload,
-        created_at=storage.utcnow(),
+        created_at=tables.utcnow(),
     )
 
 
@@ -107,7 +108,7 @@ def test_the_schema_is_alembics_newest(db: str) -> None:
     async def check(store: Store) -> tuple[Any, Any]:
         def compare(connection: Any) -> tuple[Any, Any]:
             context = MigrationContext.configure(connection)
-            found = compare_metadata(context, storage.Base.metadata)
+            found = compare_metadata(context, tables.Base.metadata)
             return found, context.get_current_revision()
 
         async with store.engine.connect() as connection:
@@ -235,7 +236,7 @@ def test_a_write_is_committed_when_it_returns(db: str) -> None:
                 await store.add_move(row.id, a_move(row.id, ply, uci), None)
                 async with other.connect() as connection:
                     found = await connection.execute(
-                        storage.MOVES.select().where(storage.MOVES.c.game_id == row.id)
+                        tables.MOVES.select().where(tables.MOVES.c.game_id == row.id)
                     )
                     seen.append(len(found.all()))
             return seen

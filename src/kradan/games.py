@@ -67,7 +67,10 @@ class GameBoard(Protocol):
     @property
     def legal_moves(self) -> MoveList: ...
 
-    def fen(self) -> str: ...
+    def fen(self, *, show_promoted: bool | None = None) -> str:
+        """The position; ``show_promoted`` marks promoted pieces (``M~``) where a game has
+        them."""
+        ...
 
     def set_fen(self, fen: str) -> None: ...
 
@@ -318,6 +321,15 @@ def new_board(name: str, text: str | None = None, **options: Any) -> GameBoard:
     return find_game(name).new_board(text, **options)
 
 
+def replay_options(board: GameBoard, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (rule options by name) as a board needs them to replay ``board``'s moves one
+    by one from its start: a screened setup's camps, handed in whole, were played as the same
+    drops the alternate setup makes move by move, so that setup gives way to the default."""
+    if isinstance(board, SetupBoard) and board.screened_setup:
+        return {name: value for name, value in options.items() if name != "sittuyin_setup"}
+    return dict(options)
+
+
 # --- the games kradan ships ---------------------------------------------------------------------
 
 _CHESS_NOTATIONS = ("san", "lan", "thai", "thai_lan")
@@ -373,5 +385,6 @@ __all__ = [
     "games",
     "new_board",
     "register",
+    "replay_options",
     "unregister",
 ]

@@ -120,7 +120,12 @@ class Board:
         """The position text, with the no-return history when a piece has moved."""
         return write_text(self._state)
 
-    fen = text
+    def fen(self, *, show_promoted: bool | None = None) -> str:
+        """The position text, as :meth:`text` (the name every board shares).
+        ``show_promoted`` is there for the same reason: Alquerque has no promoted piece to
+        mark."""
+        return self.text()
+
     set_fen = set_text
 
     @property

@@ -21,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
 from . import i18n
+from .hall import Hall
 from .i18n import N_
-from .model import COLORS, GameError, NewGame, players_text
-from .room import Room
-from .rooms import Rooms
+from .model import GameError, NewGame, players_text
+from .room import GameView, Room
+from .room.view import PlayersView, game_message
 
 #: the largest request body and websocket message, in bytes
 MAX_BODY = 4096
@@ -107,83 +108,6 @@ class CreatedView(BaseModel):
     invite: str | None = Field(description="the other seat's token (a game between people)")
 
 
-class ClockView(BaseModel):
-    white_ms: int
-    black_ms: int
-    increment_ms: int
-    running: Literal["white", "black"] | None
-
-
-class CountingView(BaseModel):
-    text: str
-    honour: str
-    counting_side: Literal["white", "black"]
-    count: int
-    limit: int
-    moves_left: int
-    declared: bool
-
-
-class PlayersView(BaseModel):
-    white: str
-    black: str
-
-
-class SetupView(BaseModel):
-    white: bool = Field(description="whether White has handed in its arrangement")
-    black: bool = Field(description="whether Black has handed in its arrangement")
-
-
-class GameView(BaseModel):
-    id: str
-    variant: str
-    title: str
-    options: dict[str, Any]
-    start_fen: str
-    fen: str
-    moves: list[str]
-    positions: list[str] = Field(
-        description="the position (FEN) at the start and after each ply: one more than moves"
-    )
-    move_squares: list[list[str]] = Field(
-        description="the squares each move touched, in order (a huff's point last)"
-    )
-    san: list[str]
-    turn: Literal["white", "black"]
-    status: Literal["playing", "ended"]
-    result: str
-    termination: str | None
-    players: PlayersView
-    clock: ClockView | None
-    legal_moves: list[str]
-    check: str | None
-    seat: Literal["white", "black"] | None = Field(
-        default=None, description="the side whose seat the request holds (GET only)"
-    )
-    counting: CountingView | None
-    can_declare_count: bool
-    can_stop_count: bool
-    #: whether the side to move may claim a draw now (repetition, the n-move rule, ...)
-    can_claim_draw: bool = False
-    draw_offer: Literal["white", "black"] | None
-    ply: int
-    setup_plies: int = Field(
-        default=0, description="the plies of a screened setup's drops, which no takeback reaches"
-    )
-    thai_san: list[str] | None = Field(
-        description="the moves in Thai SAN (the chess games; null for Alquerque)"
-    )
-    setup: SetupView | None = Field(
-        description="Sittuyin's screened setup while it goes on: who has handed in (the "
-        "arrangements stay hidden until both have); null otherwise"
-    )
-    my_setup: dict[str, str] | None = Field(
-        default=None,
-        description="the arrangement the request's seat handed in, while the screened setup "
-        "goes on (GET only)",
-    )
-
-
 class GameSummary(BaseModel):
     id: str
     variant: str
@@ -210,9 +134,9 @@ def unknown_game(game_id: str) -> GameError:
     return GameError(404, N_("unknown game {game}"), game=repr(game_id))
 
 
-def rooms_of(request: Request | WebSocket) -> Rooms:
-    rooms: Rooms = request.app.state.rooms
-    return rooms
+def hall_of(request: Request | WebSocket) -> Hall:
+    hall: Hall = request.app.state.hall
+    return hall
 
 
 def cookie_name(game_id: str) -> str:
@@ -244,7 +168,7 @@ def same_origin(request: Request | WebSocket) -> None:
 
 
 async def room_of(request: Request | WebSocket, game_id: str) -> Room:
-    room = await rooms_of(request).get(game_id)
+    room = await hall_of(request).get(game_id)
     if room is None:
         raise unknown_game(game_id)
     return room
@@ -256,6 +180,11 @@ async def seated(request: Request, game_id: str) -> tuple[Room, bool]:
     same_origin(request)
     room = await room_of(request, game_id)
     return room, room.seat_of(seat_token(request, game_id))
+
+
+def view_response(view: GameView) -> Response:
+    """``view`` as the answer, sent as it is (the route's ``response_model`` documents it)."""
+    return Response(view.model_dump_json(), media_type="application/json")
 
 
 def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
@@ -284,7 +213,7 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
     token (also set as the cookie ``kradan_seat_<id>``) and, between people, the other seat's
     token for the invitation link ``/join/<id>?seat=<invite>``."""
     same_origin(request)
-    created = await rooms_of(request).create(NewGame(**body.model_dump()))
+    created = await hall_of(request).create(NewGame(**body.model_dump()))
     set_seat_cookie(response, created.room.public_id, created.token)
     return {
         "id": created.room.public_id,
@@ -303,7 +232,7 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
 async def list_games(
     request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> dict[str, Any]:
-    rows = await rooms_of(request).store.newest(limit)
+    rows = await hall_of(request).store.newest(limit)
     return {
         "games": [
             {
@@ -326,10 +255,10 @@ async def list_games(
     summary="Every game as PGN",
 )
 async def all_games_pgn(request: Request) -> PlainTextResponse:
-    rooms = rooms_of(request)
+    hall = hall_of(request)
     texts = []
-    for public_id in await rooms.store.all_ids():
-        text = await rooms.pgn(public_id)
+    for public_id in await hall.store.all_ids():
+        text = await hall.pgn(public_id)
         if text is not None:
             texts.append(text)
     return PlainTextResponse("\n".join(texts), media_type="text/plain; charset=utf-8")
@@ -341,19 +270,16 @@ async def all_games_pgn(request: Request) -> PlainTextResponse:
     responses=_errors(404),
     summary="A game",
 )
-async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
+async def get_game(game_id: GameId, request: Request) -> Response:
     """The game as everyone sees it, and ``seat``: the side the request's token or cookie
     holds (``null`` for a spectator)."""
     room = await room_of(request, game_id)
-    state = room.state()
     token = seat_token(request, game_id)
     try:
         seat = room.seat_of(token) if token else None
     except GameError:
         seat = None
-    state["seat"] = None if seat is None else COLORS[seat]
-    state["my_setup"] = room.own_setup(seat)
-    return state
+    return view_response(room.view(seat))
 
 
 @router.get(
@@ -363,7 +289,7 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     summary="A game as PGN",
 )
 async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
-    text = await rooms_of(request).pgn(game_id)
+    text = await hall_of(request).pgn(game_id)
     if text is None:
         raise unknown_game(game_id)
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
@@ -375,10 +301,10 @@ async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
     responses=_errors(400, 401, 403, 404, 409, 413, 422),
     summary="Play a move",
 )
-async def play_move(game_id: GameId, body: MoveBody, request: Request) -> dict[str, Any]:
+async def play_move(game_id: GameId, body: MoveBody, request: Request) -> Response:
     """Play a move (UCI) from your seat. The answer comes after the move is stored."""
     room, color = await seated(request, game_id)
-    return await room.play(color, body.move)
+    return view_response(await room.play(color, body.move))
 
 
 @router.post(
@@ -387,11 +313,11 @@ async def play_move(game_id: GameId, body: MoveBody, request: Request) -> dict[s
     responses=_errors(400, 401, 403, 404, 409, 413, 422),
     summary="Resign, offer or answer a draw, claim one, take back, declare or stop a count",
 )
-async def take_action(game_id: GameId, body: ActionBody, request: Request) -> dict[str, Any]:
+async def take_action(game_id: GameId, body: ActionBody, request: Request) -> Response:
     """``takeback`` is for games against the engine: it takes back the engine's reply and
     your move."""
     room, color = await seated(request, game_id)
-    return await room.act(color, body.action)
+    return view_response(await room.act(color, body.action))
 
 
 @router.post(
@@ -400,12 +326,12 @@ async def take_action(game_id: GameId, body: ActionBody, request: Request) -> di
     responses=_errors(400, 401, 403, 404, 409, 413, 422),
     summary="Hand in your camp in Sittuyin's screened setup",
 )
-async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> dict[str, Any]:
+async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> Response:
     """For a Sittuyin game with ``sittuyin_setup=screened``: your seat hands in its whole
     arrangement, once. Nobody else sees it until both sides have handed in; then both are
     played as drops (White first) and the game begins. The answer comes after it is stored."""
     room, color = await seated(request, game_id)
-    return await room.setup(color, body.arrangement)
+    return view_response(await room.setup(color, body.arrangement))
 
 
 @router.get(
@@ -493,7 +419,7 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
     except GameError:
         await socket.close(code=4403)
         return
-    room = await rooms_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+    room = await hall_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
     if room is None:
         await socket.close(code=4404)
         return
@@ -507,7 +433,7 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
             color = None
     async with room.send_lock:
         room.subscribers.add(socket)
-        await socket.send_json({"type": "game", "game": room.state()})
+        await socket.send_text(game_message(room.view()))
     try:
         while True:
             received = await socket.receive()

@@ -8,12 +8,14 @@ import secrets
 import time
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
 from ..games import Game
 from .i18n import N_, Message, Term
 
-COLORS = {True: "white", False: "black"}
+#: a side as the API names it
+Side = Literal["white", "black"]
+COLORS: dict[bool, Side] = {True: "white", False: "black"}
 #: the sides as the server's messages name them, translated with the message
 SIDES = {True: Term(N_("white")), False: Term(N_("black"))}
 #: what every action is called in the API
@@ -113,15 +115,6 @@ class Clock:
             ms -= int(((time.monotonic() if now is None else now) - self.since) * 1000)
         return ms
 
-    def view(self) -> dict[str, Any]:
-        now = time.monotonic()
-        return {
-            "white_ms": max(0, self.left(True, now)),
-            "black_ms": max(0, self.left(False, now)),
-            "increment_ms": self.increment_ms,
-            "running": None if self.running is None else COLORS[self.running],
-        }
-
 
 # --- options as JSON ---------------------------------------------------------------------------
 
@@ -197,6 +190,7 @@ __all__ = [
     "GameError",
     "NewGame",
     "Player",
+    "Side",
     "changed_options",
     "json_value",
     "new_public_id",

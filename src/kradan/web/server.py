@@ -1,6 +1,7 @@
-"""The application of ``kradan serve``: :func:`create_app` puts together the storage, the rooms,
-the engine's worker, the JSON API, the pages and the guards every response passes (bodies of at
-most 4 KB, a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``).
+"""The application of ``kradan serve``: :func:`create_app` puts together the storage, the hall
+of rooms, the engine's worker, the JSON API, the pages and the guards every response passes
+(bodies of at most 4 KB, a ``Content-Security-Policy`` on every response, errors as
+``{"error": ...}``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from . import i18n
 from .api import MAX_BODY, router, unknown_game
-from .engine import EnginePool
+from .engine_pool import EnginePool
+from .hall import Hall
 from .i18n import N_
 from .model import GameError
-from .rooms import Rooms
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
 
@@ -259,11 +260,11 @@ def create_app(
         engine = make_engine(url)
         pool = EnginePool(engine_workers)
         await migrate(engine)
-        rooms = Rooms(Store(engine), pool)
-        app.state.rooms = rooms
-        await rooms.resume()
+        hall = Hall(Store(engine), pool)
+        app.state.hall = hall
+        await hall.resume()
         if warm_engine:
-            rooms.spawn_task("warming the engine", pool.warm())
+            hall.spawn_task("warming the engine", pool.warm())
         thresholds = gc.get_threshold()
         if freeze_startup:
             gc.collect()
@@ -275,7 +276,7 @@ def create_app(
             if freeze_startup:
                 gc.set_threshold(*thresholds)
                 gc.unfreeze()
-            await rooms.close()
+            await hall.close()
             pool.close()
             await engine.dispose()
 

@@ -1,11 +1,9 @@
 """Where ``kradan serve`` keeps its games: SQLAlchemy 2's async ORM on SQLite (the default,
 ``sqlite+aiosqlite:///<user data dir>/games.db``) or PostgreSQL (``postgresql+asyncpg://...``).
 
-Three tables: ``games`` (one row per game: its rules, start, seats, players, clock settings and
-how it ended), ``moves`` (one row per ply, with the clocks after the move) and ``events``
-(everything that is not a move: resignations, draw offers, counts, takebacks, flags). The
-schema is made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``;
-:func:`migrate` runs them to the newest revision when the server starts.
+The three tables (``games``, ``moves``, ``events``) are defined in :mod:`.tables`. The schema is
+made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``; :func:`migrate`
+runs them to the newest revision when the server starts.
 
 SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a committed move
 survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
@@ -22,18 +20,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
-    JSON,
     Connection,
-    DateTime,
     Engine,
-    ForeignKey,
-    Integer,
-    String,
     Table,
     bindparam,
     create_engine,
@@ -45,7 +37,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -53,10 +44,20 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-#: JSON columns: JSONB on PostgreSQL
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+from .tables import (
+    EVENTS,
+    GAMES,
+    MOVES,
+    Base,
+    Ending,
+    EventRow,
+    GameRow,
+    MoveRow,
+    NewMove,
+    StoredGame,
+    utcnow,
+)
 
 #: how long an SQLite connection waits for another writer, in milliseconds
 BUSY_TIMEOUT_MS = 5000
@@ -105,83 +106,6 @@ def database_url(text: str) -> str:
             "(sqlite+aiosqlite:///PATH or postgresql+asyncpg://...)"
         )
     return text
-
-
-def utcnow() -> datetime:
-    """The time now in UTC, without a zone (as every backend stores it)."""
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    """One game: its rules, start, seats, players, clock settings and how it ended."""
-
-    __tablename__ = "games"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: the id in URLs: 12 URL-safe characters
-    public_id: Mapped[str] = mapped_column(String(12), unique=True, index=True)
-    #: the game's canonical name in the registry (``makruk``, ``alquerque-bell``...)
-    variant: Mapped[str] = mapped_column(String(40))
-    #: the rule options that differ from the game's defaults, as JSON values
-    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
-    start_fen: Mapped[str] = mapped_column(String(200))
-    #: SHA-256 (hex) of each human seat's token; ``None`` for an engine's seat
-    white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    #: ``{"white": {"kind": "human"}, "black": {"kind": "engine", "level": 10}}``
-    players: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    #: ``{"base_ms": 300000, "increment_ms": 2000}`` or ``None`` for no clock
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
-    #: ``playing`` or ``ended``
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    result: Mapped[str] = mapped_column(String(8), default="*")
-    termination: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    #: moves played so far (the length of the ``moves`` rows)
-    ply: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
-    updated_at: Mapped[datetime] = mapped_column(DateTime)
-    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-
-
-class MoveRow(Base):
-    """One move: the key (game, ply) makes a re-sent move impossible to store twice."""
-
-    __tablename__ = "moves"
-
-    game_id: Mapped[int] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    #: 0 for the first move
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    uci: Mapped[str] = mapped_column(String(64))
-    #: the clocks after the move (increment added); ``None`` without a clock
-    white_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    black_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
-
-
-class EventRow(Base):
-    """Everything that is not a move, in order: ``resign``, ``draw_offer``, ``draw_accept``,
-    ``draw_decline``, ``draw_claim``, ``count_declare``, ``count_stop``, ``takeback``,
-    ``flag``."""
-
-    __tablename__ = "events"
-
-    game_id: Mapped[int] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    kind: Mapped[str] = mapped_column(String(20))
-    #: ``white`` or ``black``: who did it
-    side: Mapped[str] = mapped_column(String(5))
-    #: moves played when it happened
-    ply: Mapped[int] = mapped_column(Integer)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 # --- the engine and the schema ----------------------------------------------------------------
@@ -236,39 +160,6 @@ async def schema_revision(connection: AsyncConnection) -> str | None:
         return revision
 
     return await connection.run_sync(current)
-
-
-# --- what the rooms read and write -------------------------------------------------------------
-
-
-@dataclass
-class StoredGame:
-    """A game as stored: its row, its moves in order and its events in order."""
-
-    row: GameRow
-    moves: list[MoveRow]
-    events: list[EventRow]
-
-
-@dataclass(frozen=True, slots=True)
-class NewMove:
-    """A move to store: the columns of :class:`MoveRow` without the ORM's bookkeeping, which
-    costs more than the rest of a move's write."""
-
-    game_id: int
-    ply: int
-    uci: str
-    white_ms: int | None
-    black_ms: int | None
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How a game ended, written with the move or event that ended it."""
-
-    result: str
-    termination: str
 
 
 class Store:
@@ -619,11 +510,6 @@ def _settle(write: _Write, error: BaseException | None) -> None:
         done.set_exception(error)
 
 
-GAMES = cast(Table, GameRow.__table__)
-MOVES = cast(Table, MoveRow.__table__)
-EVENTS = cast(Table, EventRow.__table__)
-
-
 def _row_values(row: Base, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     """Every column of an ORM object as a value for a Core insert (Python-side defaults
     filled in where the object has ``None``)."""
@@ -654,18 +540,10 @@ def _ending_values(ending: Ending | None) -> dict[str, Any]:
 
 
 __all__ = [
-    "Base",
-    "Ending",
-    "EventRow",
-    "GameRow",
-    "MoveRow",
-    "NewMove",
     "Store",
-    "StoredGame",
     "database_url",
     "default_database_url",
     "make_engine",
     "migrate",
     "schema_revision",
-    "utcnow",
 ]

@@ -14,7 +14,8 @@ from typing import Any
 from alembic import context
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from kradan.web.storage import Base, default_database_url
+from kradan.web.storage import default_database_url
+from kradan.web.tables import Base
 
 config = context.config
 target_metadata = Base.metadata

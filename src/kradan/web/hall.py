@@ -1,5 +1,6 @@
-"""Games in memory, persisted per move: :class:`Rooms` holds a :class:`~kradan.web.room.Room` per
-game, loads games from the store on first use, and answers for them to the API.
+"""The hall of ``kradan serve``: the games in memory, persisted per move. :class:`Hall` holds a
+:class:`~kradan.web.room.Room` per game, loads games from the store on first use (rebuilt by
+:func:`~kradan.web.room.rebuild`), and answers for them to the API.
 
 When the server starts, every game still being played is rebuilt from its stored moves and
 events, and its clock resumes where the last acknowledged move left it: the side to move gets
@@ -10,33 +11,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KradanError
-from ..games import find_game, new_board
-from .engine import EnginePool
+from ..games import SetupBoard, find_game
+from .engine_pool import EnginePool
 from .i18n import N_
 from .model import (
-    COLORS,
-    COUNT_EVENTS,
     GameError,
     NewGame,
     Player,
     changed_options,
-    json_value,
     new_public_id,
     new_token,
     parse_clock,
-    players_text,
     token_hash,
 )
-from .room import Room, shown_fen, start_turn
-from .storage import EventRow, GameRow, Store, StoredGame, utcnow
+from .room import Room, RoomBase, rebuild
+from .storage import Store
+from .tables import GameRow, utcnow
 
 #: how long a broadcast waits for a subscriber whose connection does not take its message
 SEND_SECONDS = 5.0
@@ -52,7 +49,7 @@ class Created:
     invite: str | None
 
 
-def idle(room: Room) -> bool:
+def idle(room: RoomBase) -> bool:
     """Whether forgetting ``room`` loses nothing: nobody watches it, no move is being made, and
     nothing runs for it: the game has ended, or a person is to move on no running clock (not
     the engine, not a flag timer, not a screened setup)."""
@@ -64,7 +61,7 @@ def idle(room: Room) -> bool:
     return not (clock_runs or room.in_setup or room.is_engine(bool(room.board.turn)))
 
 
-class Rooms:
+class Hall:
     """The games in memory, loaded from the store on first use."""
 
     def __init__(self, store: Store, pool: EnginePool) -> None:
@@ -77,7 +74,7 @@ class Rooms:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closed = False
 
-    def spawn(self, room: Room, work: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, room: RoomBase, work: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``work`` for ``room`` in the background, keeping a reference until it ends."""
         return self.spawn_task(f"game {room.public_id}", work)
 
@@ -104,13 +101,15 @@ class Rooms:
         """
         try:
             game = find_game(spec.variant)
-            board: Any = game.new_board(spec.fen, **(spec.options or {}))
+            board = game.new_board(spec.fen, **(spec.options or {}))
         except (KradanError, ValueError, TypeError) as error:
             raise GameError(400, str(error)) from None
         if spec.opponent == "engine" and game.searcher is None:
             raise GameError(400, N_("kradan's engine does not play {game}"), game=repr(game.name))
-        if str(json_value(getattr(board.variant, "sittuyin_setup", ""))) == "screened" and (
-            bool(board.hand(True)) != bool(board.hand(False))
+        if (
+            isinstance(board, SetupBoard)
+            and board.screened_setup
+            and bool(board.hand(True)) != bool(board.hand(False))
         ):
             raise GameError(
                 400, N_("a screened setup needs both sides' camps in hand, or neither's")
@@ -162,7 +161,7 @@ class Rooms:
                 stored = await self.store.load(public_id)
                 if stored is None:
                     return None
-                room = self.rebuild(stored)
+                room = rebuild(self, stored)
                 self.trim()
                 self.rooms[public_id] = room
                 room.schedule()
@@ -177,48 +176,6 @@ class Rooms:
         for public_id, room in list(self.rooms.items()):
             if idle(room):
                 del self.rooms[public_id]
-
-    def rebuild(self, stored: StoredGame) -> Room:
-        """A room from what the store holds: the moves and counts replayed in order, the draw
-        offer still standing, the clocks as of the last move."""
-        row = stored.row
-        board: Any = new_board(row.variant, row.start_fen, **row.options)
-        room = Room(self, row, board)
-        counts = sorted(
-            (event for event in stored.events if event.kind in COUNT_EVENTS),
-            key=lambda event: int(event.payload.get("at", 0)),
-        )
-        # a screened setup's arrangements first: once both are in, they are the first moves
-        for event in stored.events:
-            if event.kind == "setup" and room.in_setup:
-                room.apply_setup(event.side == "white", dict(event.payload["arrangement"]))
-        moves = iter(stored.moves)
-        pushed = 0
-
-        def push_next() -> None:
-            nonlocal pushed
-            move_row = next(moves)
-            pushed += 1
-            move = board.parse_uci(move_row.uci)
-            room.sans.append(board.san(move))
-            if room.thai is not None:
-                room.thai.append(board.san(move, "thai"))
-            board.push(move)
-            room.positions.append(shown_fen(board))
-            room.ucis.append(move.uci())
-            room.move_clocks.append((move_row.white_ms, move_row.black_ms))
-
-        for event in counts:
-            while len(board.move_stack) < int(event.payload.get("at", 0)):
-                push_next()
-            board.declare_count() if event.kind == "count_declare" else board.stop_count()
-        for _ in range(len(stored.moves) - pushed):
-            push_next()
-        room.seq = 1 + max((event.seq for event in stored.events), default=-1)
-        room.draw_offer = standing_offer(stored.events, room)
-        room.restore_clock()
-        room.run_clock()
-        return room
 
     async def resume(self) -> None:
         """Load every game still being played: engines to move think again, clocks run."""
@@ -235,15 +192,13 @@ class Rooms:
             stored = await self.store.load(public_id)
             if stored is None:
                 return None
-            room = self.rebuild(stored)
+            room = rebuild(self, stored)
         return room.pgn()
 
-    async def broadcast(self, room: Room, state: dict[str, Any]) -> None:
-        """Send the game to every subscriber of ``room``; drop the ones that fail, and the one
-        that holds the others up for more than ``SEND_SECONDS``."""
-        # encoded once for every subscriber (as Starlette's send_json would)
-        message = {"type": "game", "game": state}
-        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    async def broadcast(self, room: RoomBase, text: str) -> None:
+        """Send ``text`` (the game's message, encoded once for every subscriber) to every
+        subscriber of ``room``; drop the ones that fail, and the one that holds the others up
+        for more than ``SEND_SECONDS``."""
         async with room.send_lock:
             await send_to_all(room.subscribers, text)
 
@@ -274,23 +229,4 @@ async def send_to_all(subscribers: set[Any], text: str, limit: float = SEND_SECO
             subscribers.discard(socket)
 
 
-def standing_offer(events: Iterable[EventRow], room: Room) -> bool | None:
-    """The draw offer still standing after the stored events and moves, if any."""
-    offer: EventRow | None = None
-    for event in events:
-        if event.kind == "draw_offer":
-            offer = event
-        elif event.kind in ("draw_decline", "draw_accept", "takeback"):
-            offer = None
-    if offer is None or room.row.status != "playing":
-        return None
-    side = offer.side == "white"
-    # a move by the other side after the offer declines it
-    first = start_turn(room)
-    for ply in range(offer.ply, len(room.ucis)):
-        if (first if ply % 2 == 0 else not first) != side:
-            return None
-    return side
-
-
-__all__ = ["COLORS", "Created", "GameError", "NewGame", "Room", "Rooms", "players_text"]
+__all__ = ["Created", "Hall", "idle", "send_to_all"]

@@ -1,7 +1,8 @@
-"""The engine of ``kradan serve``, in a worker process so that the event loop never waits for
-a search: :class:`EnginePool` sends the game (its variant, options, start and history) to a
-``ProcessPoolExecutor`` (one worker by default, started with ``spawn``); the worker rebuilds the
-board and asks its :class:`~kradan.players.KradanPlayer`, kept for the life of the process.
+"""The engine pool of ``kradan serve``: the engine thinks in a worker process, so that the event
+loop never waits for a search. :class:`EnginePool` sends the game (its variant, options, start
+and history) to a ``ProcessPoolExecutor`` (one worker by default, started with ``spawn``); the
+worker rebuilds the board and asks its :class:`~kradan.players.KradanPlayer`, kept for the life
+of the process.
 """
 
 from __future__ import annotations

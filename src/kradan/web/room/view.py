@@ -1,0 +1,201 @@
+"""The game view: one typed model of a game's state (:class:`GameView`), built here and only
+here (:func:`game_view`), and sent as it is: as the answer of ``GET /api/games/{id}`` and of
+every change over HTTP, and as the ``game`` of the websocket's messages (:func:`game_message`).
+It carries each ply's position and the squares each move touched, so the browser replays
+nothing."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ...pieces import square_name
+from ..model import COLORS, Clock, Side
+from .base import RoomBase
+from .counts import Counts
+
+#: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)
+_SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
+
+
+class ClockView(BaseModel):
+    white_ms: int
+    black_ms: int
+    increment_ms: int
+    running: Side | None
+
+
+class CountingView(BaseModel):
+    text: str
+    honour: str
+    counting_side: Side
+    count: int
+    limit: int
+    moves_left: int
+    declared: bool
+
+
+class PlayersView(BaseModel):
+    white: str
+    black: str
+
+
+class SetupView(BaseModel):
+    white: bool = Field(description="whether White has handed in its arrangement")
+    black: bool = Field(description="whether Black has handed in its arrangement")
+
+
+class GameView(BaseModel):
+    """A game as everyone sees it (and, answering a request, as its seat sees it)."""
+
+    id: str
+    variant: str
+    title: str
+    options: dict[str, Any]
+    start_fen: str
+    fen: str
+    moves: list[str]
+    positions: list[str] = Field(
+        description="the position (FEN) at the start and after each ply: one more than moves"
+    )
+    move_squares: list[list[str]] = Field(
+        description="the squares each move touched, in order (a huff's point last)"
+    )
+    san: list[str]
+    turn: Side
+    status: Literal["playing", "ended"]
+    result: str
+    termination: str | None
+    players: PlayersView
+    clock: ClockView | None
+    legal_moves: list[str]
+    check: str | None
+    seat: Side | None = Field(
+        default=None, description="the side whose seat the request holds (GET only)"
+    )
+    counting: CountingView | None
+    can_declare_count: bool
+    can_stop_count: bool
+    #: whether the side to move may claim a draw now (repetition, the n-move rule, ...)
+    can_claim_draw: bool = False
+    draw_offer: Side | None
+    ply: int
+    setup_plies: int = Field(
+        default=0, description="the plies of a screened setup's drops, which no takeback reaches"
+    )
+    thai_san: list[str] | None = Field(
+        description="the moves in Thai SAN (the chess games; null for Alquerque)"
+    )
+    setup: SetupView | None = Field(
+        description="Sittuyin's screened setup while it goes on: who has handed in (the "
+        "arrangements stay hidden until both have); null otherwise"
+    )
+    my_setup: dict[str, str] | None = Field(
+        default=None,
+        description="the arrangement the request's seat handed in, while the screened setup "
+        "goes on (GET only)",
+    )
+
+
+#: the fields of a request's own answer (its seat), left out of what every subscriber gets
+SEAT_FIELDS: set[str] = {"seat", "my_setup"}
+
+
+def game_view(
+    room: RoomBase,
+    counts: Counts,
+    handed_in: Mapping[str, bool] | None,
+    *,
+    seat: bool | None = None,
+    my_setup: dict[str, str] | None = None,
+) -> GameView:
+    """``room``'s game as the API shows it: ``counts`` says which counts the side to move may
+    make, ``handed_in`` who has handed in a screened setup (``None`` when none goes on);
+    ``seat`` and ``my_setup`` are the asking seat's."""
+    board = room.board
+    playing = room.playing
+    counting = None
+    if room.counting is not None:
+        found = room.counting.counting_state()
+        if found is not None:
+            counting = CountingView(
+                text=str(found),
+                honour=found.honour,
+                counting_side=COLORS[bool(found.counting_side)],
+                count=found.count,
+                limit=found.limit,
+                moves_left=found.moves_left,
+                declared=found.declared,
+            )
+    can_declare, can_stop = counts.allowed()
+    check = None
+    if playing and room.checking is not None and room.checking.is_check():
+        king = room.checking.king(board.turn)
+        check = None if king is None else square_name(king)
+    moving = playing and not room.in_setup
+    return GameView(
+        id=room.public_id,
+        variant=room.game.name,
+        title=room.game.title,
+        options=dict(room.row.options),
+        start_fen=room.row.start_fen,
+        fen=board.fen(),
+        moves=list(room.ucis),
+        positions=list(room.positions),
+        move_squares=[_SQUARE.findall(uci) for uci in room.ucis],
+        san=list(room.sans),
+        turn=COLORS[bool(board.turn)],
+        status="playing" if playing else "ended",
+        result=room.row.result,
+        termination=room.row.termination,
+        players=PlayersView(white=room.players[True].text(), black=room.players[False].text()),
+        clock=None if room.clock is None else clock_view(room.clock),
+        legal_moves=sorted(m.uci() for m in board.legal_moves) if moving else [],
+        check=check,
+        seat=None if seat is None else COLORS[seat],
+        counting=counting,
+        can_declare_count=can_declare,
+        can_stop_count=can_stop,
+        # a game still playing has not ended by the rules (each move is checked)
+        can_claim_draw=moving and board.can_claim_draw(),
+        draw_offer=None if room.draw_offer is None else COLORS[room.draw_offer],
+        ply=len(room.ucis),
+        setup_plies=room.setup_plies,
+        thai_san=None if room.thai is None else list(room.thai),
+        setup=None if handed_in is None else SetupView(**handed_in),
+        my_setup=my_setup,
+    )
+
+
+def clock_view(clock: Clock) -> ClockView:
+    """Both sides' time now (never below zero), the increment, and whose time runs."""
+    now = time.monotonic()
+    return ClockView(
+        white_ms=max(0, clock.left(True, now)),
+        black_ms=max(0, clock.left(False, now)),
+        increment_ms=clock.increment_ms,
+        running=None if clock.running is None else COLORS[clock.running],
+    )
+
+
+def game_message(view: GameView) -> str:
+    """The websocket's message of ``view`` as JSON text, made once for every subscriber: the
+    game as everyone sees it (no seat's fields)."""
+    return '{"type":"game","game":' + view.model_dump_json(exclude=SEAT_FIELDS) + "}"
+
+
+__all__ = [
+    "SEAT_FIELDS",
+    "ClockView",
+    "CountingView",
+    "GameView",
+    "PlayersView",
+    "SetupView",
+    "clock_view",
+    "game_message",
+    "game_view",
+]

@@ -1,0 +1,149 @@
+"""The tables of ``kradan serve``: ``games`` (one row per game: its rules, start, seats, players,
+clock settings and how it ended), ``moves`` (one row per ply, with the clocks after the move) and
+``events`` (everything that is not a move: resignations, draw offers, counts, takebacks, flags),
+as SQLAlchemy 2 ORM classes; and the small records the rooms and the store pass each other.
+
+The schema is made and upgraded by the Alembic migrations in ``kradan/web/migrations``, which
+compare against :data:`Base.metadata`; :mod:`.storage` reads and writes these tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Table
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: JSON columns: JSONB on PostgreSQL
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    """The time now in UTC, without a zone (as every backend stores it)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: its rules, start, seats, players, clock settings and how it ended."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: the id in URLs: 12 URL-safe characters
+    public_id: Mapped[str] = mapped_column(String(12), unique=True, index=True)
+    #: the game's canonical name in the registry (``makruk``, ``alquerque-bell``...)
+    variant: Mapped[str] = mapped_column(String(40))
+    #: the rule options that differ from the game's defaults, as JSON values
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    start_fen: Mapped[str] = mapped_column(String(200))
+    #: SHA-256 (hex) of each human seat's token; ``None`` for an engine's seat
+    white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: ``{"white": {"kind": "human"}, "black": {"kind": "engine", "level": 10}}``
+    players: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    #: ``{"base_ms": 300000, "increment_ms": 2000}`` or ``None`` for no clock
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    #: ``playing`` or ``ended``
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    result: Mapped[str] = mapped_column(String(8), default="*")
+    termination: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: moves played so far (the length of the ``moves`` rows)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class MoveRow(Base):
+    """One move: the key (game, ply) makes a re-sent move impossible to store twice."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: 0 for the first move
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    uci: Mapped[str] = mapped_column(String(64))
+    #: the clocks after the move (increment added); ``None`` without a clock
+    white_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class EventRow(Base):
+    """Everything that is not a move, in order: ``resign``, ``draw_offer``, ``draw_accept``,
+    ``draw_decline``, ``draw_claim``, ``count_declare``, ``count_stop``, ``takeback``,
+    ``flag``."""
+
+    __tablename__ = "events"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(20))
+    #: ``white`` or ``black``: who did it
+    side: Mapped[str] = mapped_column(String(5))
+    #: moves played when it happened
+    ply: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+GAMES = cast(Table, GameRow.__table__)
+MOVES = cast(Table, MoveRow.__table__)
+EVENTS = cast(Table, EventRow.__table__)
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: its row, its moves in order and its events in order."""
+
+    row: GameRow
+    moves: list[MoveRow]
+    events: list[EventRow]
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """A move to store: the columns of :class:`MoveRow` without the ORM's bookkeeping, which
+    costs more than the rest of a move's write."""
+
+    game_id: int
+    ply: int
+    uci: str
+    white_ms: int | None
+    black_ms: int | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended, written with the move or event that ended it."""
+
+    result: str
+    termination: str
+
+
+__all__ = [
+    "EVENTS",
+    "GAMES",
+    "MOVES",
+    "Base",
+    "Ending",
+    "EventRow",
+    "GameRow",
+    "JSONType",
+    "MoveRow",
+    "NewMove",
+    "StoredGame",
+    "utcnow",
+]
