@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from .errors import InvalidMoveError
+from .movebase import MoveBase
 from .pieces import (
     KING,
     PIECE_SYMBOLS,
@@ -27,8 +28,8 @@ _UCI_MOVE = re.compile(r"([a-h][1-8])([a-h][1-8])([a-z]?)")
 _UCI_DROP = re.compile(r"([A-Za-z])@([a-h][1-8])")
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+@dataclass(frozen=True, slots=True, repr=False)
+class Move(MoveBase):
     """A move: from where to where, and the piece a pawn promotes to or the piece dropped.
 
     For a drop, ``from_square == to_square`` (as in python-chess) and ``drop`` is the piece type.
@@ -71,12 +72,6 @@ class Move:
         if self.promotion is not None:
             text += PIECE_SYMBOLS[self.promotion]
         return text
-
-    def __str__(self) -> str:
-        return self.uci()
-
-    def __repr__(self) -> str:
-        return f"Move.from_uci({self.uci()!r})"
 
     @classmethod
     def from_uci(cls, text: str) -> Move:
@@ -122,11 +117,5 @@ class Move:
         )
 
 
-def require_move(move: object) -> Move:
-    """``move`` itself when it is a :class:`Move`.
-
-    :raises InvalidMoveError: naming what was given instead.
-    """
-    if not isinstance(move, Move):
-        raise InvalidMoveError(f"expected a Move, got {type(move).__name__} {move!r}")
-    return move
+#: ``move`` itself when it is a :class:`Move`; :raises InvalidMoveError: naming what was given
+require_move = Move.require

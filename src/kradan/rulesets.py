@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .errors import VariantError
 
@@ -164,10 +164,53 @@ class Catalogue(Generic[R]):
         return found.with_options(**options) if options else found
 
 
+@dataclass(frozen=True)
+class RuleSetBase:
+    """The fields and option handling every rule set shares; a game's rule set is a frozen
+    dataclass built on it that adds its rule fields and names its option table."""
+
+    #: the canonical name, used in UCI ``UCI_Variant`` and PGN ``[Variant]`` (Fairy-Stockfish's
+    #: for the chess family)
+    name: str
+    #: the name people use
+    title: str
+    #: other names it answers to
+    aliases: tuple[str, ...]
+
+    def option_table(self) -> Mapping[str, Option]:
+        """The rule options this family of rule sets takes, by field name."""
+        raise NotImplementedError
+
+    def with_options(self, **options: Any) -> Self:
+        """A copy with rule options set, each checked against :meth:`option_table`.
+
+        Strings are accepted for enum options (``ouk_king_leap="any_knight"``).
+
+        :raises VariantError: for an unknown option, one that does not apply to this game, or
+            a value outside the option's range.
+        """
+        return apply_options(self, self.option_table(), options)
+
+    def replace(self, **changes: object) -> Self:
+        """A copy with some fields changed (no checks: see :meth:`with_options`).
+
+        :raises VariantError: for a field name the rule set does not have.
+        """
+        names = {field.name for field in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise VariantError(
+                f"unknown variant field(s) {', '.join(map(repr, unknown))}; "
+                f"known fields: {', '.join(sorted(names))}"
+            )
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
 __all__ = [
     "Catalogue",
     "Option",
     "RuleSet",
+    "RuleSetBase",
     "apply_options",
     "normalise_name",
     "option_text",

@@ -16,6 +16,7 @@ Rule options (RULES.md section 8) are fields too. ``find_variant(name, **options
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -23,7 +24,7 @@ from typing import Any
 
 from .errors import VariantError
 from .pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
-from .rulesets import Catalogue, Option, apply_options
+from .rulesets import Catalogue, Option, RuleSetBase
 
 
 class PromotionRule(StrEnum):
@@ -187,14 +188,10 @@ class SittuyinSetup(StrEnum):
 
 
 @dataclass(frozen=True)
-class Variant:
-    """The rule parameters of one game of the chess family, options included."""
+class Variant(RuleSetBase):
+    """The rule parameters of one game of the chess family, options included (its ``name``,
+    ``title`` and ``aliases`` are :class:`~kradan.rulesets.RuleSetBase`'s)."""
 
-    #: Fairy-Stockfish's name, used in UCI ``UCI_Variant`` and PGN ``[Variant]``
-    name: str
-    #: the name people use
-    title: str
-    aliases: tuple[str, ...]
     start_fen: str
     #: public piece type of each kernel piece index (pawn, knight, khon, met, rook, king)
     piece_types: tuple[PieceType, PieceType, PieceType, PieceType, PieceType, PieceType]
@@ -311,19 +308,9 @@ class Variant:
             rights = white + black
         return " ".join(["/".join(_compress(r) for r in rows), side, rights or "-", *rest])
 
-    def replace(self, **changes: object) -> Variant:
-        """A copy with some fields changed (no checks: see :meth:`with_options`).
-
-        :raises VariantError: for a field name the variant does not have.
-        """
-        names = {field.name for field in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
-        if unknown:
-            raise VariantError(
-                f"unknown variant field(s) {', '.join(map(repr, unknown))}; "
-                f"known fields: {', '.join(sorted(names))}"
-            )
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    def option_table(self) -> Mapping[str, Option]:
+        """The chess family's rule options (:data:`OPTIONS`)."""
+        return OPTIONS
 
     def with_options(self, **options: Any) -> Variant:
         """A copy with rule options set, each checked against the option catalogue.
@@ -333,7 +320,7 @@ class Variant:
         :raises VariantError: for an unknown option, one that does not apply to this game, or
             a value outside the option's range.
         """
-        result = apply_options(self, OPTIONS, options)
+        result = super().with_options(**options)
         declared_only = ("pieces_count_optional", "allow_voluntary_restart")
         for key in declared_only:
             if getattr(result, key) and result.counting is not CountingMode.DECLARED:
@@ -427,15 +414,13 @@ MAKRUK = Variant(
     counting_rule=CountingRule.MAKRUK,
 )
 
-CAMBODIAN = Variant(
+#: Ouk is Makruk with the king's and met's first leaps and Cambodian counting
+CAMBODIAN = dataclasses.replace(
+    MAKRUK,
     name="cambodian",
     title="Ouk Chatrang",
     aliases=("ouk", "ouk chatrang", "ouk chaktrang", "cambodian chess"),
     start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1",
-    piece_types=(PAWN, KNIGHT, KHON, MET, ROOK, KING),
-    promotion=PromotionRule.ON_ENTRY,
-    promotion_rank=6,
-    promoted_type=MET,
     gates=GateRule.KING_AND_MET_LEAPS,
     counting_rule=CountingRule.CAMBODIAN,
 )

@@ -7,25 +7,31 @@
 Move.from_uci('d3c3')
 >>> [m.readable() for m in board.legal_moves]
 ['b3xd3']
+
+What it shares with the chess family's board (moves by text, the result, resigning, the move
+stack, perft by first move, equality, printing) is :class:`~kradan.boardbase.BoardBase`'s; the
+kernel's move codes, the reasons a move is illegal and the end-of-game reads on the kernel's
+arrays are in :mod:`.codec`, :mod:`.explain` and :mod:`.endings`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from ..boardbase import BoardBase, LegalMoveView
 from ..errors import IllegalMoveError, KradanError
 from ..outcome import Outcome, Termination
 from ..pieces import BLACK, KING, PAWN, WHITE, Color, Piece
 from . import _kernel as K
-from .geometry import JUMP_OVER, JUMP_TO, STEP, point_name
+from . import codec
+from .endings import occurrences, penalty
+from .explain import explain, huff_liable
 from .move import Move, require_move
 from .text import parse_text, write_text
 from .variant import (
     AlquerqueVariant,
-    BellScoring,
     CaptureRule,
     ChainContinuation,
     HuffTarget,
@@ -57,31 +63,13 @@ class GameNotOverError(KradanError, ValueError):
     """A score asked of a game that has not ended, or of a game without Bell's scoring."""
 
 
-class LegalMoves:
+class LegalMoves(LegalMoveView[Move]):
     """The legal moves of an Alquerque board: iterate, count, ``in``."""
 
-    __slots__ = ("_board",)
-
-    def __init__(self, board: Board) -> None:
-        self._board = board
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._moves())
-
-    def __len__(self) -> int:
-        return len(self._board._codes())
-
-    def count(self) -> int:
-        return len(self._board._codes())
-
-    def __bool__(self) -> bool:
-        return bool(self._board._codes())
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._board.is_legal(move)
+    __slots__ = ()
 
 
-class Board:
+class Board(BoardBase[Move, Move]):
     """An Alquerque position with its history.
 
     :param text: a position text (see :mod:`kradan.alquerque.text`); the start when ``None``.
@@ -91,6 +79,10 @@ class Board:
     :raises VariantError: for an unknown game or option.
     """
 
+    _move_class = Move
+    _legal_view = LegalMoves
+    _files = "abcde"
+
     def __init__(
         self,
         text: str | None = None,
@@ -98,7 +90,7 @@ class Board:
         variant: str | AlquerqueVariant = "alquerque",
         **options: Any,
     ) -> None:
-        self.variant = find_game(variant, **options)
+        self.variant: AlquerqueVariant = find_game(variant, **options)
         self._rules = compile_rules(self.variant)
         self._buffer = np.empty(K.MAX_MOVES, dtype=np.int64)
         self._work = K.new_work()
@@ -140,6 +132,7 @@ class Board:
 
     @property
     def turn(self) -> Color:
+        """The side to move: ``WHITE`` (``True``) or ``BLACK`` (``False``)."""
         return WHITE if self._state[K.S_STM] == 0 else BLACK
 
     def piece_at(self, point: int) -> Piece | None:
@@ -157,66 +150,26 @@ class Board:
 
     def huff_liable(self) -> list[int]:
         """Points of the opponent's pieces to be huffed before the side to move plays."""
-        liable = int(self._state[K.S_HUFF])
-        return [p for p in range(25) if (liable >> p) & 1]
+        return huff_liable(self._state)
+
+    def _symbol_at(self, square: int) -> str:
+        piece = self.piece_at(square)
+        if piece is None:
+            return "."
+        letter = "k" if piece.piece_type == KING else "p"
+        return letter.upper() if piece.color else letter
 
     # --- moves ------------------------------------------------------------------------------------
 
-    @property
-    def legal_moves(self) -> LegalMoves:
-        return LegalMoves(self)
-
-    def _codes(self) -> list[int]:
+    def _legal_codes(self) -> list[int]:
         if self._codes_cache is None:
             n = K.generate(self._stack, self._ply, self._rules, self._buffer, False, self._work)
             self._codes_cache = self._buffer[:n].tolist()
         return self._codes_cache
 
-    def _moves(self) -> list[Move]:
-        return [self._decode(code) for code in self._codes()]
-
-    def _decode(self, code: int) -> Move:
-        origin = code & 31
-        jumps = (code >> K.M_JUMPS_SHIFT) & 15
-        path = []
-        pos = origin
-        if jumps == 0:
-            path.append(int(STEP[origin, (code >> K.M_DIRS_SHIFT) & 7]))
-        for i in range(jumps):
-            pos = int(JUMP_TO[pos, (code >> (K.M_DIRS_SHIFT + 3 * i)) & 7])
-            path.append(pos)
-        huff = None
-        if code & K.HUFF_FLAG and not self._rules[K.R_HUFF_ALL]:
-            huff = (code >> K.HUFF_SHIFT) & 31
-        return Move(origin, tuple(path), huff)
-
-    def _encode(self, move: Move) -> int | None:
-        code = require_move(move).origin
-        if not move.is_capture:
-            if len(move.path) != 1:
-                return None
-            dirs = [d for d in range(8) if STEP[move.origin, d] == move.path[0]]
-            if not dirs:
-                return None
-            code |= dirs[0] << K.M_DIRS_SHIFT
-        else:
-            pos = move.origin
-            for i, landing in enumerate(move.path):
-                dirs = [d for d in range(8) if JUMP_TO[pos, d] == landing]
-                if not dirs or i >= 12:
-                    return None
-                code |= dirs[0] << (K.M_DIRS_SHIFT + 3 * i)
-                pos = landing
-            code |= len(move.path) << K.M_JUMPS_SHIFT
-        if self._state[K.S_HUFF]:
-            code |= K.HUFF_FLAG
-            if not self._rules[K.R_HUFF_ALL]:
-                if move.huff is None:
-                    return None
-                code |= move.huff << K.HUFF_SHIFT
-        elif move.huff is not None:
-            return None
-        return code
+    def _legal_move_list(self) -> list[Move]:
+        decode, rules = codec.decode, self._rules
+        return [decode(code, rules) for code in self._legal_codes()]
 
     # --- the kernel's view, for code that works on its arrays (the engine) ----------------------
 
@@ -234,25 +187,28 @@ class Board:
 
     def decode_move(self, code: int) -> Move:
         """The :class:`Move` of a kernel move code in this position."""
-        return self._decode(code)
+        return codec.decode(code, self._rules)
 
     def encode_move(self, move: Move) -> int | None:
         """The kernel move code of ``move`` here (``None`` when it cannot be one)."""
-        return self._encode(move)
+        return codec.encode(move, self._state, self._rules)
+
+    # --- making and taking back moves ----------------------------------------------------------
 
     def is_legal(self, move: Move) -> bool:
-        code = self._encode(move)
-        return code is not None and code in self._codes()
+        """Whether ``move`` is legal in this position."""
+        code = codec.encode(move, self._state, self._rules)
+        return code is not None and code in self._legal_codes()
 
     def push(self, move: Move) -> None:
         """Play ``move``.
 
         :raises IllegalMoveError: explaining why the move is not legal here.
         """
-        code = self._encode(move)
-        if code is None or code not in self._codes():
+        code = codec.encode(move, self._state, self._rules)
+        if code is None or code not in self._legal_codes():
             raise IllegalMoveError(
-                f"illegal move {move.uci()!r} in {self.text()!r}: {self._explain(move)}"
+                f"illegal move {move.uci()!r} in {self.text()!r}{self._illegal_reason(move)}"
             )
         if self._ply + _MARGIN >= len(self._stack):
             grown = np.zeros((2 * len(self._stack), K.STATE_NB), dtype=np.int64)
@@ -276,25 +232,13 @@ class Board:
         self._ended = None
         return self.move_stack.pop()
 
-    def peek(self) -> Move:
-        if not self.move_stack:
-            raise IndexError("peek at a board with an empty move stack")
-        return self.move_stack[-1]
-
-    def parse_uci(self, text: str) -> Move:
-        """The legal move written ``text`` (UCI-style or readable).
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``, UCI-style or readable (as :meth:`parse_uci`).
 
         :raises InvalidMoveError: for text that is not a move;
         :raises IllegalMoveError: explaining why it is not legal here.
         """
-        move = Move.from_uci(text)
-        if not self.is_legal(move):
-            raise IllegalMoveError(
-                f"illegal move {text!r} in {self.text()!r}: {self._explain(move)}"
-            )
-        return move
-
-    parse_move = parse_uci
+        return self.parse_uci(text)
 
     def parse_san(self, text: str) -> Move:
         """The legal move written ``text`` as PGN and people write it (``c2-c3``, ``b3xd3xd5``,
@@ -305,17 +249,6 @@ class Board:
         """
         return self.parse_uci(text.rstrip("!?+#"))
 
-    def push_san(self, text: str) -> Move:
-        """Parse a move as :meth:`parse_san` does, play it and return it."""
-        move = self.parse_san(text)
-        self.push(move)
-        return move
-
-    def push_uci(self, text: str) -> Move:
-        move = self.parse_uci(text)
-        self.push(move)
-        return move
-
     def san(self, move: Move) -> str:
         """The readable form, ``c2-c3`` or ``b3xd3xd5``.
 
@@ -323,77 +256,16 @@ class Board:
         """
         return require_move(move).readable()
 
-    def _explain(self, move: Move) -> str:
+    def _illegal_reason(self, move: Move) -> str:
         """Why ``move`` is not legal: the first rule it breaks."""
-        state = self._state
-        us = int(state[K.S_STM])
-        own = int(state[K.S_WHITE + us])
-        opp = int(state[K.S_WHITE + 1 - us])
-        if not (own >> move.origin) & 1:
-            return f"{point_name(move.origin)} holds no piece of the side to move"
-        if state[K.S_HUFF] and not self._rules[K.R_HUFF_ALL] and move.huff is None:
-            liable = ", ".join(point_name(p) for p in self.huff_liable())
-            return f"first huff one of the liable pieces ({liable}), e.g. 'h{liable[:2]},...'"
-        pos = move.origin
-        if not move.is_capture:
-            if STEP[pos, :].tolist().count(move.path[0]) == 0:
-                return (
-                    f"{point_name(pos)} and {point_name(move.path[0])} are not neighbours on a line"
-                    " (a step moves one point, a jump two)"
-                )
-            if any(m.is_capture for m in self.legal_moves):
-                return "a capture is possible, and capturing is compulsory"
-            return "that step breaks a movement rule (direction, far row or no return)"
-        taken = 0
-        for landing in move.path:
-            dirs = [d for d in range(8) if JUMP_TO[pos, d] == landing]
-            if not dirs:
-                return f"no line leads from {point_name(pos)} to {point_name(landing)} by one jump"
-            over = int(JUMP_OVER[pos, dirs[0]])
-            if not ((own | opp) >> over) & 1 or ((opp >> over) & 1 and (taken >> over) & 1):
-                return (
-                    f"the move skips the empty point {point_name(over)}: a piece steps one point"
-                    " or jumps over an enemy piece"
-                )
-            if (own >> over) & 1 and over != move.origin:
-                return f"the jump {point_name(pos)}x{point_name(landing)} goes over its own piece"
-            if not (opp >> over) & 1:  # a taken enemy was answered above
-                return f"the jump {point_name(pos)}x{point_name(landing)} goes over no enemy piece"
-            taken |= 1 << over
-            pos = landing
-        longer = [
-            m
-            for m in self.legal_moves
-            if m.origin == move.origin and m.path[: len(move.path)] == move.path
-        ]
-        if longer:
-            return f"the chain must go on: the piece can still jump from {point_name(pos)}"
-        return "that capture breaks a movement rule (direction, no return or landing square)"
+        return ": " + explain(move, self._state, self._rules, self._legal_move_list())
 
     # --- end of game ----------------------------------------------------------------------------
-
-    def _identity_rows(self) -> np.ndarray:
-        """What makes two positions the same: pieces, side, huffs, and the part of the pieces'
-        histories that the no-return rule can use (none without it)."""
-        rows = self._stack[: self._ply + 1]
-        columns = [K.S_WHITE, K.S_BLACK, K.S_KINGS, K.S_STM, K.S_HUFF]
-        mode = int(self._rules[K.R_NO_RETURN])
-        history = rows[:, K.S_HISTORY : K.STATE_NB]
-        if mode == K.NO_RETURN_ANY:
-            history = history & K.HISTORY_MASK
-        elif mode == K.NO_RETURN_START:
-            history = history >> K.START_SHIFT
-        else:
-            history = history[:, :0]
-        return np.concatenate([rows[:, columns], history], axis=1)
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the position (pieces, side, huffs, no-return histories) occurred ``count``
         times since the last capture."""
-        rows = self._identity_rows()
-        window = min(int(self._state[K.S_NO_CAPTURE]), self._ply)
-        recent = rows[self._ply - window :]
-        return int((recent == rows[-1]).all(axis=1).sum()) >= count
+        return occurrences(self._stack, self._ply, self._rules) >= count
 
     def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or ``None`` (all of Alquerque's ends are automatic)."""
@@ -403,7 +275,7 @@ class Board:
         for color in (side, not side):  # decided before immobilisation (Decision 10)
             if self.pieces(color) == 0:
                 return Outcome(Termination.CAPTURED_ALL, not color)
-        if not self._codes():
+        if not self._legal_codes():
             if self.variant.bell:
                 return Outcome(Termination.IMMOBILISED, not side)
             return Outcome(Termination.STALEMATE, None)  # Alfonso X: blocked, a draw [proj]
@@ -419,24 +291,9 @@ class Board:
                 return Outcome(Termination.NO_CAPTURE_LIMIT, mine > theirs)
         return None
 
-    def is_game_over(self, *, claim_draw: bool = False) -> bool:
-        return self.outcome() is not None
-
     def can_claim_draw(self) -> bool:
         """Always ``False``: Alquerque has no draw to claim, all of its ends are automatic."""
         return False
-
-    def result(self, *, claim_draw: bool = False) -> str:
-        found = self.outcome()
-        return "*" if found is None else found.result()
-
-    def resign(self, color: Color) -> Outcome:
-        self._ended = Outcome(Termination.RESIGNATION, not color)
-        return self._ended
-
-    def agree_draw(self) -> Outcome:
-        self._ended = Outcome(Termination.AGREEMENT, None)
-        return self._ended
 
     def score(self) -> tuple[int, int]:
         """Bell's penalty points (White's, Black's) for a finished game (RULES.md 6.5).
@@ -455,36 +312,30 @@ class Board:
             raise GameNotOverError(f"the game is not over: {self.text()!r}")
         if found.winner is None:
             return (0, 0)
-        winners = self.pieces(found.winner)
-        losers = self.pieces(not found.winner)
-        if found.termination is Termination.CAPTURED_ALL:
-            penalty = 2 + winners
-        elif self.variant.bell_scoring is BellScoring.WINNER_AHEAD_ONLY:
-            penalty = 2 + max(winners - losers, 0)
-        else:
-            penalty = 2 + abs(winners - losers)
-        return (0, -penalty) if found.winner else (-penalty, 0)
+        winners, losers = self.pieces(found.winner), self.pieces(not found.winner)
+        return penalty(found, winners, losers, self.variant.bell_scoring)
 
     # --- perft, copies, printing ------------------------------------------------------------------
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
         """Leaf nodes of the legal move tree ``depth`` plies deep."""
+        self._room_for(depth)
+        return int(K.perft(self._stack, self._ply, self._rules, depth, bulk))
+
+    def _room_for(self, depth: int) -> None:
+        """Grow the state stack so that ``depth`` more plies fit, with the margin free."""
         if self._ply + depth + _MARGIN >= len(self._stack):
             grown = np.zeros((self._ply + depth + 2 * _MARGIN, K.STATE_NB), dtype=np.int64)
             grown[: len(self._stack)] = self._stack
             self._stack = grown
-        return int(K.perft(self._stack, self._ply, self._rules, depth, bulk))
 
-    def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[Move, int]:
-        """Perft split by the first move."""
-        result = {}
-        for move in list(self.legal_moves):
-            self.push(move)
-            result[move] = self.perft(depth - 1, bulk=bulk)
-            self.pop()
-        return result
+    def _perft_after(self, code: int, depth: int, bulk: bool) -> int:
+        self._room_for(depth + 1)
+        K.make(self._stack, self._ply, self._rules, code)
+        return int(K.perft(self._stack, self._ply + 1, self._rules, depth, bulk))
 
     def copy(self) -> Board:
+        """An independent copy, history included."""
         board = Board.__new__(Board)
         board.variant = self.variant
         board._rules = self._rules
@@ -497,28 +348,5 @@ class Board:
         board._ended = self._ended
         return board
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Board):
-            return NotImplemented
-        return self.variant == other.variant and self.text() == other.text()
-
-    def __hash__(self) -> int:
-        return hash(self.text())
-
-    def __str__(self) -> str:
-        lines = []
-        for y in range(4, -1, -1):
-            cells = []
-            for x in range(5):
-                piece = self.piece_at(y * 5 + x)
-                if piece is None:
-                    cells.append(".")
-                else:
-                    letter = "k" if piece.piece_type == KING else "p"
-                    cells.append(letter.upper() if piece.color else letter)
-            lines.append(f"{y + 1} " + " ".join(cells))
-        lines.append("  a b c d e")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"Board({self.text()!r}, variant={self.variant.name!r})"
+    def _identity(self) -> tuple[object, ...]:
+        return (self.variant, self.text())

@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from ..errors import InvalidMoveError
+from ..movebase import MoveBase
 from .geometry import parse_point, point_name
 
 _POINTS = re.compile(r"(?:[a-e][1-5]){2,}")
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+@dataclass(frozen=True, slots=True, repr=False)
+class Move(MoveBase):
     """A step (``path`` holds its target) or a chain of jumps (``path`` holds each landing)."""
+
+    kind = "an Alquerque Move"
 
     origin: int
     path: tuple[int, ...]
@@ -62,12 +65,6 @@ class Move:
         text = point_name(self.origin) + "".join(sep + point_name(p) for p in self.path)
         return f"(huff {point_name(self.huff)}) {text}" if self.huff is not None else text
 
-    def __str__(self) -> str:
-        return self.uci()
-
-    def __repr__(self) -> str:
-        return f"Move.from_uci({self.uci()!r})"
-
     @classmethod
     def from_uci(cls, text: str) -> Move:
         """Parse ``c2c3``, ``b3d3d5`` or ``hc3,b2c3`` (also ``c2-c3``, ``b3xd3xd5`` and
@@ -101,11 +98,6 @@ def _point(name: str, value: object) -> int:
     return int(value)
 
 
-def require_move(move: object) -> Move:
-    """``move`` itself when it is an Alquerque :class:`Move`.
-
-    :raises InvalidMoveError: naming what was given instead.
-    """
-    if not isinstance(move, Move):
-        raise InvalidMoveError(f"expected an Alquerque Move, got {type(move).__name__} {move!r}")
-    return move
+#: ``move`` itself when it is an Alquerque :class:`Move`; :raises InvalidMoveError: naming what
+#: was given instead
+require_move = Move.require

@@ -23,11 +23,12 @@ Decisions where RULES.md leaves a point open (each tested):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..rulesets import Catalogue, Option, apply_options
+from ..rulesets import Catalogue, Option, RuleSetBase
 
 
 class CaptureRule(StrEnum):
@@ -77,12 +78,10 @@ class BellScoring(StrEnum):
 
 
 @dataclass(frozen=True)
-class AlquerqueVariant:
-    """The rules of one Alquerque game, options included."""
+class AlquerqueVariant(RuleSetBase):
+    """The rules of one Alquerque game, options included (its ``name``, ``title`` and
+    ``aliases`` are :class:`~kradan.rulesets.RuleSetBase`'s)."""
 
-    name: str
-    title: str
-    aliases: tuple[str, ...]
     #: Bell's rules: direction of steps, no return, far row, immobilisation win, scoring
     bell: bool
     capture_rule: CaptureRule = CaptureRule.FORCED
@@ -104,12 +103,9 @@ class AlquerqueVariant:
         side = "w" if self.first_player is FirstPlayer.WHITE else "b"
         return f"ppppp/ppppp/pp1PP/PPPPP/PPPPP {side} - 0 1"
 
-    def with_options(self, **options: Any) -> AlquerqueVariant:
-        """A copy with options set; strings are accepted for enum options.
-
-        :raises VariantError: for an unknown option, one of the other rule set, or a bad value.
-        """
-        return apply_options(self, OPTIONS, options)
+    def option_table(self) -> Mapping[str, Option]:
+        """Alquerque's rule options (:data:`OPTIONS`)."""
+        return OPTIONS
 
 
 def _is_bell(game: AlquerqueVariant) -> bool:
