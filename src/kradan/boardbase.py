@@ -96,8 +96,9 @@ class BoardBase(Generic[MoveT, EntryT]):
         """
         raise NotImplementedError
 
-    def fen(self) -> str:
-        """The position as text."""
+    def fen(self, *, show_promoted: bool | None = None) -> str:
+        """The position as text; ``show_promoted`` marks promoted pieces where a game has
+        them."""
         raise NotImplementedError
 
     def san(self, move: MoveT) -> str:
