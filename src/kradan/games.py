@@ -15,7 +15,8 @@ asks the registry instead:
 A new game is a board class that satisfies :class:`GameBoard`, a rule set, and one
 :func:`register` call; ``kradan perft``, ``kradan match``, PGN and SVG then know it. What only
 some boards can do is a capability: a protocol here (:class:`CountingBoard`,
-:class:`CheckBoard`, :class:`MaterialBoard`, :class:`SetupBoard`) that a tool tests with
+:class:`CheckBoard`, :class:`MaterialBoard`, :class:`SetupBoard`, :class:`KernelBoard`) that a
+tool tests with
 ``isinstance``, never a test of the board's class or a comparison with the game's name.
 """
 
@@ -151,6 +152,15 @@ class SetupBoard(Protocol):
     def hand(self, color: bool) -> Mapping[int, int]: ...
 
     def submit_setup(self, color: bool, arrangement: Mapping[str, str] | str) -> bool: ...
+
+
+@runtime_checkable
+class KernelBoard(Protocol):
+    """A board whose position lives in the chess family's numba kernel, as bitboard and info
+    arrays: what the search's network, its self-play, the evaluation's tuning and the endgame
+    tables read."""
+
+    def kernel_arrays(self, *, room: int = 0) -> tuple[Any, Any]: ...
 
 
 #: any board of any game (kept for older imports; :class:`GameBoard` is the protocol)
@@ -415,6 +425,7 @@ __all__ = [
     "Game",
     "GameBoard",
     "Hook",
+    "KernelBoard",
     "MaterialBoard",
     "MoveList",
     "SetupBoard",
