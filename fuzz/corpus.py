@@ -98,7 +98,9 @@ def fen_seeds() -> list[str]:
 
 def alquerque_seeds() -> list[str]:
     """Alquerque position texts: its starts and the tests' five-rank texts."""
-    texts = [fen for game, fen in positions() if game.startswith("alquerque")]
+    from kradan.alquerque import GAMES
+
+    texts = [fen for game, fen in positions() if game in GAMES]
     texts += [t for t in _classified(_FEN_LIKE) if t.split(" ")[0].count("/") == 4]
     return list(dict.fromkeys(texts))
 
@@ -130,7 +132,7 @@ def replayed_games() -> tuple[object, ...]:
 def move_seeds(notation: str) -> list[bytes]:
     """Moves of each position in ``notation`` (``uci``, ``san`` or ``thai``), each after the
     byte that chooses the position (:func:`positions`), then the tests' move-like strings."""
-    from kradan.games import new_board
+    from kradan.games import find_game, new_board
 
     seeds: list[bytes] = []
     for index, (game, fen) in enumerate(positions()):
@@ -140,7 +142,7 @@ def move_seeds(notation: str) -> list[bytes]:
                 break
             if notation == "uci":
                 text = board.uci(move) if hasattr(board, "uci") else move.uci()
-            elif notation == "thai" and not game.startswith("alquerque"):
+            elif notation == "thai" and "thai" in find_game(game).notations:
                 text = board.san(move, "thai")  # type: ignore[call-arg]
             else:
                 text = board.san(move)

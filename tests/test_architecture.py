@@ -1,6 +1,7 @@
 """The seams of docs/architecture.md, checked on the source: imports run one way (no circles,
-type-only imports included), the layers import only downwards, and no module reaches into
-another's private names (issue 11)."""
+type-only imports included), the layers import only downwards, no module reaches into
+another's private names (issue 11), and the tools ask for capabilities, never for a rule-set or
+board class or a game's name (issue 42)."""
 
 from __future__ import annotations
 
@@ -143,3 +144,200 @@ def _reach_ins() -> list[str]:
 
 def test_no_module_reaches_into_another_modules_private_names() -> None:
     assert _reach_ins() == []
+
+
+# --- capabilities, not type checks (issue 42) ---------------------------------------------------
+
+ROOT = SOURCE.parent.parent
+#: the rules packages and the registry: the places that may ask which rule set or board a thing
+#: is, or compare a game's name (their tests too, which live outside the scanned folders)
+RULES = (
+    "src/kradan/games.py", "src/kradan/variants.py", "src/kradan/variant_enums.py",
+    "src/kradan/rulesets.py", "src/kradan/board.py", "src/kradan/move.py",
+    "src/kradan/counting.py", "src/kradan/game_end.py", "src/kradan/material.py",
+    "src/kradan/sittuyin_setup.py", "src/kradan/notation/", "src/kradan/_core/",
+    "src/kradan/alquerque/", "src/kradan/boardbase.py", "src/kradan/movebase.py",
+    "src/kradan/chessboard/",
+)  # fmt: skip
+
+
+def _scanned() -> list[Path]:
+    """The Python files of src/kradan, fuzz/ and benchmarks/ outside the rules packages."""
+    found = []
+    for folder in ("src/kradan", "fuzz", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if not relative.startswith(RULES):
+                found.append(path)
+    return found
+
+
+def _rules_classes() -> set[type]:
+    """Every registered game's rule-set class and board class, with their bases (a shared
+    board base included); the protocols of :mod:`kradan.games` are capabilities, not these."""
+    from kradan import games
+
+    found: set[type] = set()
+    for game in games.games():
+        classes = [type(game.rules), *([game.board] if isinstance(game.board, type) else [])]
+        for cls in classes:
+            found |= {base for base in cls.__mro__ if base.__module__.startswith("kradan.")}
+    return {cls for cls in found if cls.__module__ != "kradan.games"}
+
+
+def _names() -> set[str]:
+    """What a game or an option is called: every registered game's name, title and aliases (as
+    the registry compares them, too), and every option's name; less the names of notations,
+    which are words of their own ("thai" is Makruk's alias and the Thai notation)."""
+    from kradan import games
+    from kradan.rulesets import normalise_name
+
+    found: set[str] = set()
+    notations: set[str] = set()
+    for game in games.games():
+        for name in (game.name, game.title, *game.rules.aliases):
+            key = normalise_name(name)
+            found |= {name, key, key.replace(" ", "")}
+        found |= set(game.options)
+        notations |= set(game.notations)
+    return found - notations
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[:1] == ["src"]:
+        parts = parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path, tree: ast.Module) -> dict[str, object]:
+    """The kradan objects the file's imports bind, by the local name."""
+    import importlib
+
+    package = (
+        _module_of(path) if path.name == "__init__.py" else _module_of(path).rpartition(".")[0]
+    )
+    bound: dict[str, object] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if not base.startswith("kradan"):
+                continue
+            module = importlib.import_module(base)
+            for alias in node.names:
+                value = getattr(module, alias.name, None)
+                if value is None:
+                    value = importlib.import_module(f"{base}.{alias.name}")
+                bound[alias.asname or alias.name] = value
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("kradan"):
+                    module = importlib.import_module(alias.name)
+                    if alias.asname:
+                        bound[alias.asname] = module
+                    else:
+                        bound["kradan"] = importlib.import_module("kradan")
+    return bound
+
+
+def _resolve(node: ast.expr, bound: dict[str, object]) -> list[object]:
+    """The objects a class argument of ``isinstance`` names (a tuple gives several)."""
+    if isinstance(node, ast.Tuple):
+        return [found for item in node.elts for found in _resolve(item, bound)]
+    if isinstance(node, ast.Name):
+        return [bound[node.id]] if node.id in bound else []
+    if isinstance(node, ast.Attribute):
+        owners = _resolve(node.value, bound)
+        return [getattr(owner, node.attr) for owner in owners if hasattr(owner, node.attr)]
+    return []
+
+
+def _strings(node: ast.expr) -> list[str]:
+    """The string constants of a comparison's operand (the items of a literal tuple too)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [text for item in node.elts for text in _strings(item)]
+    return []
+
+
+def _type_checks() -> list[str]:
+    """``isinstance``/``issubclass`` on a rule-set or board class, and comparisons (``==``,
+    ``!=``, ``in``, ``not in``, ``is``, ``match``/``case``, ``startswith``/``endswith``) with a
+    game's or an option's name, outside the rules packages: each as ``file:line: code``."""
+    classes = _rules_classes()
+    names = _names()
+    found = []
+    for path in _scanned():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = _imported(path, tree)
+        where = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(tree):
+            bad = False
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass")
+                and len(node.args) == 2
+            ):
+                bad = any(
+                    isinstance(cls, type) and cls in classes
+                    for cls in _resolve(node.args[1], bound)
+                )
+            elif isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                bad = any(text in names for operand in operands for text in _strings(operand))
+            elif isinstance(node, ast.MatchValue):
+                bad = any(text in names for text in _strings(node.value))
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("startswith", "endswith")
+            ):
+                bad = any(text in names for arg in node.args for text in _strings(arg))
+            if bad:
+                found.append(f"{where}:{getattr(node, 'lineno', 0)}: {ast.unparse(node)}")
+    return found
+
+
+def test_tools_ask_for_capabilities_not_for_classes_or_names() -> None:
+    """No ``isinstance`` on a rule-set or board class, and no comparison with a game's or an
+    option's name, outside the registry and the rules packages: a tool asks the registry
+    (:mod:`kradan.games`: a protocol, a field or hook of the game) or the rule set."""
+    found = _type_checks()
+    assert found == [], "ask for a capability instead:\n" + "\n".join(found)
+
+
+def test_the_capability_check_catches_what_it_forbids(tmp_path: Path) -> None:
+    """The check above finds each kind of question it forbids (and not a notation's name)."""
+    module = ast.parse(
+        "from kradan.board import Board as B\n"
+        "from kradan import alquerque\n"
+        "isinstance(x, B)\n"
+        "isinstance(x, (int, alquerque.Board))\n"
+        "v.name == 'sittuyin'\n"
+        "'counting' in options\n"
+        "k not in ('x', 'Ouk Chatrang')\n"
+        "name.startswith('alquerque')\n"
+        "notation == 'thai'\n"
+    )
+    path = SOURCE / "example.py"
+    bound = _imported(path, module)
+    classes, names = _rules_classes(), _names()
+    calls = [node for node in ast.walk(module) if isinstance(node, ast.Call)]
+    checks = [c for c in calls if isinstance(c.func, ast.Name) and c.func.id == "isinstance"]
+    assert (
+        all(any(cls in classes for cls in _resolve(call.args[1], bound)) for call in checks)
+        and len(checks) == 2
+    )
+    compared = [
+        any(text in names for operand in [node.left, *node.comparators]
+            for text in _strings(operand))
+        for node in ast.walk(module) if isinstance(node, ast.Compare)
+    ]  # fmt: skip
+    assert compared == [True, True, True, False]
+    assert "alquerque" in names and "thai" not in names

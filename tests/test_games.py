@@ -367,3 +367,44 @@ def test_replay_options_give_a_screened_setup_the_drops_it_became() -> None:
     makruk = games.new_board("makruk", counting="declared")
     assert games.replay_options(makruk, {"counting": "declared"}) == {"counting": "declared"}
     assert games.replay_options(games.new_board("alquerque"), {}) == {}
+
+
+def test_the_browser_offers_the_games_it_is_told_how_to_draw(toy: games.Game) -> None:
+    """The ``browser`` hook describes a game to the web board; a game without it (the toy)
+    is registered and played everywhere else, and simply not offered by the browser."""
+    assert toy.browser_board() is None
+    sittuyin = games.find_game("sittuyin").browser_board()
+    assert sittuyin is not None and sittuyin["pocket"] == ["r", "n", "s", "f", "k"]
+    assert sittuyin["board"] == "sittuyin" and sittuyin["promoted"] == "f"
+    bell = games.find_game("bell").browser_board()
+    assert bell is not None and (bell["family"], bell["width"], bell["kings"]) == (
+        "alquerque", 5, [],
+    )  # fmt: skip
+    pytest.importorskip("fastapi")
+    from kradan.web.pages import drawable_games
+
+    assert toy not in drawable_games() and len(drawable_games()) == 6
+
+
+def test_a_tool_passes_on_only_the_options_a_game_takes() -> None:
+    """``applicable_options``: one setting for every game, passed on where it means something
+    (Makruk counts by declaration; Sittuyin has no such option; the toy's option is its own)."""
+    makruk, sittuyin = games.find_game("makruk"), games.find_game("sittuyin")
+    assert makruk.applicable_options(counting="declared", misere=True) == {"counting": "declared"}
+    assert sittuyin.applicable_options(counting="declared") == {}
+    assert TOY.applicable_options(counting="auto", misere=True) == {"misere": True}
+
+
+def test_an_option_carries_its_words() -> None:
+    """Each shipped option has a label, a help text and a label for every value, in English
+    (translated by the web pages), declared with the option."""
+    from enum import Enum
+
+    for game in games.games():
+        for name, option in game.options.items():
+            assert option.label and option.help, name
+            if isinstance(option.kind, type) and issubclass(option.kind, Enum):
+                assert {str(member.value) for member in option.kind} == set(option.value_labels)
+    counting = games.find_game("makruk").options["counting"]
+    assert counting.label_of("declared") == "declared by the players"
+    assert TOY_OPTIONS["misere"].label_of("x_y") == "x y"  # no label: the value as written

@@ -162,3 +162,11 @@ def test_the_game_is_saved_as_pgn() -> None:
     assert saved.headers["Result"] == result == "0-1"
     assert saved.headers["Termination"] == "resignation"
     assert saved.mainline_moves() == session.board.move_stack
+
+
+def test_sittuyin_in_the_terminal_takes_no_counting_option() -> None:
+    """``kradan play sittuyin``: ``--counting`` is passed on only to the games that take it
+    (it used to reach Sittuyin's rules and stop the game before it began)."""
+    session, output, result = game(["quit"], variant="sittuyin", counting="declared")
+    assert "Sittuyin" in output[0] and result == "*"
+    assert session.board.variant.name == "sittuyin"

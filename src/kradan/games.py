@@ -13,7 +13,11 @@ asks the registry instead:
 'Ouk Chatrang'
 
 A new game is a board class that satisfies :class:`GameBoard`, a rule set, and one
-:func:`register` call; ``kradan perft``, ``kradan match``, PGN and SVG then know it.
+:func:`register` call; ``kradan perft``, ``kradan match``, PGN and SVG then know it. What only
+some boards can do is a capability: a protocol here (:class:`CountingBoard`,
+:class:`CheckBoard`, :class:`MaterialBoard`, :class:`SetupBoard`, :class:`KernelBoard`) that a
+tool tests with
+``isinstance``, never a test of the board's class or a comparison with the game's name.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 from . import alquerque
 from .alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
@@ -153,8 +157,50 @@ class SetupBoard(Protocol):
     def submit_setup(self, color: bool, arrangement: Mapping[str, str] | str) -> bool: ...
 
 
+@runtime_checkable
+class KernelBoard(Protocol):
+    """A board whose position lives in the chess family's numba kernel, as bitboard and info
+    arrays: what the search's network, its self-play, the evaluation's tuning and the endgame
+    tables read."""
+
+    def kernel_arrays(self, *, room: int = 0) -> tuple[Any, Any]: ...
+
+
 #: any board of any game (kept for older imports; :class:`GameBoard` is the protocol)
 AnyBoard: TypeAlias = GameBoard
+
+
+class BrowserBoard(TypedDict):
+    """What the web app's board needs to draw a game and take its moves: the answer of a
+    game's ``browser`` hook (the web pages add the game's title)."""
+
+    #: how the browser takes moves: ``"chess"`` (moves, drops and promotions of chessgroundx)
+    #: or ``"alquerque"`` (points along the lines, capture chains)
+    family: str
+    #: the picture under the pieces: ``"plain"``, ``"sittuyin"`` (with its diagonals) or
+    #: ``"alquerque"`` (:data:`kradan.web.assets.BOARDS`)
+    board: str
+    #: files and ranks
+    width: int
+    height: int
+    #: chessgroundx's premove rules (its variant name); ``None``: no premoves
+    premove: str | None
+    #: the letters of the pieces in hand, in the pocket's order; ``None``: no pocket
+    pocket: list[str] | None
+    #: the letter of the piece a pawn promotes to; ``None``: no promotion
+    promoted: str | None
+    #: the letters of the pieces that can be in check
+    kings: list[str]
+    #: whether a hop captures the piece it jumps over (Alquerque's chains)
+    jump_captures: bool
+    #: whether a promoting move the player need not make is confirmed first (Sittuyin)
+    confirm_promotion: bool
+    #: which field of the position text holds the move number (negative: from the end)
+    move_number_field: int
+    #: for a game set up from the pockets, its camp: ``{"ranks": 3, "back_rank": ["r"]}``
+    #: (how many ranks deep, the pieces kept to the back rank); ``None`` otherwise
+    camp: dict[str, Any] | None
+
 
 # --- the registry -------------------------------------------------------------------------------
 
@@ -178,7 +224,12 @@ class Game:
     * ``searcher``: the engine's search class, made as ``searcher(hash_mb)``; ``None``: no
       engine plays the game;
     * ``openings(game, count) -> list[list[str]]``: a match's start lines as UCI moves;
-      ``None``: every line of two plies.
+      ``None``: every line of two plies;
+    * ``browser(rules) -> BrowserBoard``: what the web app's board needs of the game (its
+      shape, pocket, promotion, pieces, premoves); ``None``: the browser does not offer it.
+
+    The rule options (``options``) carry their own labels, help and value labels
+    (:class:`~kradan.rulesets.Option`), which the web pages show.
     """
 
     #: the default rules; the name, title and aliases are the rule set's
@@ -192,6 +243,7 @@ class Game:
     pgn: Hook = None
     searcher: Hook = None
     openings: Hook = None
+    browser: Hook = None
     #: whether engines outside kradan (over UCI or XBoard) play it
     external_engines: bool = False
     #: the notations ``board.san(move, notation)`` takes, the first the default
@@ -236,6 +288,22 @@ class Game:
     def option_defaults(self) -> dict[str, object]:
         """Each option's value in the default rules."""
         return {name: getattr(self.rules, name) for name in self.options}
+
+    def applicable_options(self, **options: Any) -> dict[str, Any]:
+        """Those of ``options`` that the game takes and that apply to its rules: a tool with
+        one setting for every game (``--counting``) passes it on only where it means
+        something, without asking which game this is."""
+        return {
+            name: value
+            for name, value in options.items()
+            if (option := self.options.get(name)) is not None and option.applies(self.rules)
+        }
+
+    def browser_board(self) -> BrowserBoard | None:
+        """What the web app's board needs of this game (the ``browser`` hook's answer);
+        ``None`` for a game the browser does not offer."""
+        describe = self.hook("browser")
+        return None if describe is None else describe(self.rules)
 
 
 _GAMES: dict[str, Game] = {}
@@ -349,6 +417,7 @@ for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
                 if _variant.setup is SetupRule.DROPS
                 else "kradan.match:quiet_openings"
             ),
+            browser="kradan.web.boards:chess",
             external_engines=True,
             notations=_CHESS_NOTATIONS,
         )
@@ -364,17 +433,20 @@ for _game in alquerque.GAMES.values():
             svg="kradan.svg.alquerque:draw",
             pgn="kradan.pgn.moves:ALQUERQUE_MOVES",
             searcher="kradan.engine.alquerque:AlquerqueSearcher",
+            browser="kradan.web.boards:alquerque",
         )
     )
 
 
 __all__ = [
     "AnyBoard",
+    "BrowserBoard",
     "CheckBoard",
     "CountingBoard",
     "Game",
     "GameBoard",
     "Hook",
+    "KernelBoard",
     "MaterialBoard",
     "MoveList",
     "SetupBoard",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import shlex
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .engine.searchers import Searchers
 from .engine.types import MAX_CONTEMPT, GameSearch, Limit, PlayResult, SearchInfo
 from .engine.weights import load as load_weights
 from .errors import InputFileError, KradanError
-from .games import AnyBoard, find_game, new_board
+from .games import AnyBoard, CountingBoard, find_game, new_board
 
 
 class PlayerSpecError(KradanError, ValueError):
@@ -98,11 +98,11 @@ class KradanPlayer:
             if book_move is not None:
                 return PlayResult(book_move, {"book": True})
         count = None
-        if isinstance(board, Board):
-            count = count_decision(board)
+        if isinstance(board, CountingBoard):  # the engine's counting policy: the chess family's
+            count = count_decision(cast(Board, board))
             if count is not None:
                 board = board.copy()
-                apply_count_decision(board)
+                apply_count_decision(cast(Board, board))
         searcher = self.searcher_for(board)
         if self.level >= MAX_LEVEL:
             result = searcher.best_move(board, limit)

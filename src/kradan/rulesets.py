@@ -5,13 +5,18 @@ are fields, each described by an :class:`Option` (the values it takes and the ru
 applies to). A :class:`Catalogue` finds a rule set by any of its names, case and separators
 ignored, and applies options with their values checked. The chess family
 (:mod:`kradan.variants`) and Alquerque (:mod:`kradan.alquerque.variant`) both use it.
+
+An option carries its own words: a label, a help text and a label for each value, in English,
+declared where the option is. The labels are gettext message ids, marked with :func:`N_` so
+that ``pybabel extract`` finds them; the web pages translate them where they show them
+(docs/translating.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, Self, TypeVar
 
@@ -39,6 +44,12 @@ class RuleSet(Protocol):
 R = TypeVar("R", bound=RuleSet)
 
 
+def N_(message: str) -> str:
+    """``message`` unchanged: marks an English string for translators (``pybabel extract``),
+    to be translated later where it is shown."""
+    return message
+
+
 def _always(rules: Any) -> bool:
     return True
 
@@ -48,7 +59,8 @@ class Option:
     """One rule option: the values it takes and the rule sets it belongs to.
 
     ``kind`` is an ``Enum`` class (strings of its values are accepted), ``bool``, ``int`` (a
-    whole number >= 0) or ``tuple`` (a selection from ``choices``).
+    whole number >= 0) or ``tuple`` (a selection from ``choices``). ``label``, ``help`` and
+    ``value_labels`` are what people read of it, in English (labels marked with :func:`N_`).
     """
 
     kind: type[Enum] | type[bool] | type[int] | type[tuple[str, ...]]
@@ -58,6 +70,18 @@ class Option:
     #: the allowed elements of a ``tuple`` option, and what they are called
     choices: tuple[str, ...] = ()
     choice_name: str = "a selection"
+    #: what the option is, in a few words ("Counting rule"); empty: its name is shown
+    label: str = ""
+    #: a sentence or two more: what the option changes, and where the rule comes from
+    help: str = ""
+    #: what each value of an ``Enum`` option means, by the value's text ("any_knight")
+    value_labels: Mapping[str, str] = field(default_factory=dict, hash=False)
+
+    def label_of(self, value: object) -> str:
+        """What ``value`` (a member of the option's ``Enum``, or its text) means, in English:
+        its label, or the value itself with spaces for ``_``."""
+        text = str(value.value) if isinstance(value, Enum) else str(value)
+        return self.value_labels.get(text) or text.replace("_", " ")
 
     def convert(self, key: str, value: object) -> object:
         """``value`` as the option's type.
@@ -207,6 +231,7 @@ class RuleSetBase:
 
 
 __all__ = [
+    "N_",
     "Catalogue",
     "Option",
     "RuleSet",

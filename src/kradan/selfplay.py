@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -120,11 +120,12 @@ def _quiet(board: Board, move: Any) -> bool:
 
 def play_game(task: SelfPlayTask) -> TrainingPositions:
     """Play one self-play game and return its kept positions (``games`` all 0)."""
-    from .games import new_board
+    from .games import KernelBoard, new_board
 
-    board = new_board(task.variant)
-    if not isinstance(board, Board):
+    played = new_board(task.variant)
+    if not isinstance(played, KernelBoard):
         raise UsageError(f"self-play for the network plays the chess family, not {task.variant}")
+    board = cast(Board, played)  # the chess kernel's board
     for uci in task.opening:
         board.push_uci(uci)
     searcher = _searcher(board)

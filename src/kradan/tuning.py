@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from .engine import weights as W
 from .engine.kernels.evaluate import evaluate
 from .engine.kernels.features import features
 from .errors import UsageError
+from .games import KernelBoard
 
 #: the games of each weight set
 SET_OF_GAME = {"makruk": "makruk", "cambodian": "ouk", "karouk": "ouk", "sittuyin": "sittuyin"}
@@ -74,7 +75,7 @@ def random_openings(variant: str, count: int, plies: int, seed: int) -> list[lis
     """``count`` different lines of ``plies`` random legal moves from the start of ``variant``
     (UCI moves), none ending in check or in the game's end, in a random order: the starts of
     self-play games for tuning. The same ``seed`` gives the same lines."""
-    from .games import new_board
+    from .games import CheckBoard, new_board
 
     if count < 1 or plies < 1:
         raise UsageError(f"--count {count} and --plies {plies} must be 1 or more")
@@ -90,7 +91,7 @@ def random_openings(variant: str, count: int, plies: int, seed: int) -> list[lis
             move = rng.choice(moves)
             board.push(move)
             line.append(move.uci())
-        checked = isinstance(board, Board) and board.is_check()  # Alquerque has no check
+        checked = isinstance(board, CheckBoard) and board.is_check()  # Alquerque has no check
         if len(line) == plies and not board.is_game_over() and not checked:
             found[" ".join(line)] = None
             if len(found) == count:
@@ -134,9 +135,10 @@ def collect(games: Iterable[Any], set_name: str, *, skip_plies: int = 8) -> Posi
             continue
         if game.headers.get("Termination") in UNTOLD:
             continue
-        board = game.board()
-        if not isinstance(board, Board):  # Alquerque
+        played = game.board()
+        if not isinstance(played, KernelBoard):  # Alquerque: no weight set
             continue
+        board = cast(Board, played)  # the chess kernel's board
         if SET_OF_GAME.get(board.variant.name) != set_name:
             continue
         for ply, move in enumerate(game.mainline_moves()):

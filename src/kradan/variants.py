@@ -18,173 +18,31 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
 from .errors import VariantError
 from .pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, PieceType
-from .rulesets import Catalogue, Option, RuleSetBase
-
-
-class PromotionRule(StrEnum):
-    """How pawns promote (RULES.md 2.3, 5.5)."""
-
-    NONE = "none"
-    #: a pawn entering the promotion region becomes ``promoted_type`` in the same move (Makruk)
-    ON_ENTRY = "on_entry"
-    #: promotion is a move of its own, in place or one diagonal step (Sittuyin)
-    SEPARATE_MOVE = "separate_move"
-
-
-class GateRule(StrEnum):
-    """First-move rights kept in FEN field 3 (RULES.md 2.8, 3.1-3.2)."""
-
-    NONE = "none"
-    #: the unmoved king may leap to a knight square on the rank ahead, the met two squares ahead
-    KING_AND_MET_LEAPS = "king_and_met_leaps"
-
-
-class SetupRule(StrEnum):
-    """How the pieces reach the board (RULES.md 5.3)."""
-
-    #: the game starts from ``start_fen`` with every piece on the board
-    FIXED = "fixed"
-    #: pieces start in hand and are dropped one per turn into the own camp before play
-    DROPS = "drops"
-
-
-class CountingRule(StrEnum):
-    """Which counting limits apply (RULES.md 2.6.2, 3.3, 5.6)."""
-
-    NONE = "none"
-    MAKRUK = "makruk"
-    CAMBODIAN = "cambodian"
-    ASEAN = "asean"
-    #: the Sittuyin seed's table, minus the pieces on the board, for a lone king only
-    SITTUYIN_SEED = "sittuyin_seed"
-    #: the same, starting as soon as one side is a lone king, pawns or not ([S4] read literally)
-    SITTUYIN_SEED_LITERAL = "sittuyin_seed_literal"
-
-
-class CountingMode(StrEnum):
-    """Who starts a count (RULES.md 2.6.2, 2.6.4, decision 3)."""
-
-    #: counts start and run by themselves, as in Fairy-Stockfish
-    AUTO = "auto"
-    #: players declare and stop board's honour; a mate by the counter is a draw (the seeds)
-    DECLARED = "declared"
-
-
-class PiecesPrecedence(StrEnum):
-    """Which line of the pieces'-honour table applies when several do (RULES.md 2.6.1, C6)."""
-
-    #: the smallest limit (Fairy-Stockfish, [S2]): khon + 2 knights gives 32
-    LOWEST = "lowest"
-    #: rooks, then khons, then knights ([S0], [S1]): khon + 2 knights gives 44
-    KHON_FIRST = "khon_first"
-
-
-class OukCounting(StrEnum):
-    """Ouk's counting rule (RULES.md 3.3, C11)."""
-
-    CAMBODIAN = "cambodian"
-    MAKRUK = "makruk"
-
-
-class SittuyinCounting(StrEnum):
-    """Sittuyin's counting rule (RULES.md 5.6, C9, Decision 9)."""
-
-    ASEAN = "asean"
-    SEED = "seed"
-    #: the seed's countdown from the moment one side is a lone king, even with pawns on the board
-    SEED_LITERAL = "seed_literal"
-
-
-class CountDeclarer(StrEnum):
-    """Who may declare board's honour in declared counting (RULES.md 2.6.4, Decision 9)."""
-
-    #: either side ([S1], [S2])
-    EITHER = "either"
-    #: only the weaker side, the side with less material ([S0]); with equal material, either
-    WEAKER = "weaker"
-
-
-class StalemateRule(StrEnum):
-    """What a stalemate means (RULES.md 2.4, C1)."""
-
-    DRAW = "draw"
-    #: [S1] calls stalemating a foul: the side that stalemated loses
-    STALEMATER_LOSES = "stalemater_loses"
-    #: [S2]: the game is played again; no result
-    REPLAY = "replay"
-    #: the stricter reading of [S1]'s "foul": a stalemating move is not legal, unless every
-    #: move stalemates (then they stay legal and the stalemate is a draw)
-    ILLEGAL = "illegal"
-
-
-class PerpetualCheck(StrEnum):
-    """Repetition under perpetual check (RULES.md 2.5, C2)."""
-
-    DRAW = "draw"
-    #: a side that gave check in every position of the repeated cycle loses
-    CHECKER_LOSES = "checker_loses"
-
-
-class InsufficientMaterial(StrEnum):
-    """Fairy-Stockfish's dead-position test (RULES.md 2.7, C16)."""
-
-    #: the game ends as a draw at once when neither side can possibly mate
-    DEAD_POSITION = "dead_position"
-    OFF = "off"
-
-
-class KoreanDraws(StrEnum):
-    """The Korean table of material draws (RULES.md 2.7)."""
-
-    OFF = "off"
-    #: either player may claim a draw when the material matches a row
-    CLAIM = "claim"
-    #: the game ends as a draw when the material matches a row
-    AUTO = "auto"
-
-
-class KingLeap(StrEnum):
-    """Where the Ouk king's first leap may go (RULES.md 3.2, C10)."""
-
-    #: the two knight squares on the rank directly ahead (Fairy-Stockfish)
-    FORWARD_RANK = "forward_rank"
-    #: any empty knight square (the seed's "like a horse")
-    ANY_KNIGHT = "any_knight"
-
-
-class MetLeap(StrEnum):
-    """How the Ouk met's first two-square move treats the square it passes (RULES.md 3.2)."""
-
-    #: it jumps: the square in between may be occupied (Fairy-Stockfish)
-    JUMP = "jump"
-    #: the square in between must be empty
-    CLEAR_PATH = "clear_path"
-
-
-class SutraWindow(StrEnum):
-    """When the Makruk sutras may be played (RULES.md 2.8)."""
-
-    #: the pieces involved have never moved and no piece has been captured yet
-    UNMOVED_AND_NO_CAPTURE = "unmoved_and_no_capture"
-    #: the pieces involved have never moved
-    UNMOVED = "unmoved"
-    #: only as the side's first move of the game
-    FIRST_MOVE_ONLY = "first_move_only"
-
-
-class SittuyinSetup(StrEnum):
-    """How the Sittuyin camp is arranged (RULES.md 5.3, C12)."""
-
-    #: one drop per turn, alternating, White first (Fairy-Stockfish)
-    ALTERNATE = "alternate"
-    #: each side submits its whole arrangement unseen; both are then replayed as drops
-    SCREENED = "screened"
+from .rulesets import N_, Catalogue, Option, RuleSetBase
+from .variant_enums import (
+    CountDeclarer,
+    CountingMode,
+    CountingRule,
+    GateRule,
+    InsufficientMaterial,
+    KingLeap,
+    KoreanDraws,
+    MetLeap,
+    OukCounting,
+    PerpetualCheck,
+    PiecesPrecedence,
+    PromotionRule,
+    SetupRule,
+    SittuyinCounting,
+    SittuyinSetup,
+    StalemateRule,
+    SutraWindow,
+)
 
 
 @dataclass(frozen=True)
@@ -372,39 +230,196 @@ def _is_sittuyin(variant: Variant) -> bool:
 
 
 OPTIONS: dict[str, Option] = {
-    "ouk_require_no_capture": Option(bool, _is_ouk),
-    "ouk_king_leap": Option(KingLeap, _is_ouk),
-    "ouk_met_leap": Option(MetLeap, _is_ouk),
-    "ouk_rook_aim_cancels": Option(bool, _is_ouk),
-    "sut_khun": Option(bool, _is_makruk),
-    "sut_met": Option(bool, _is_makruk),
-    "sut_ma": Option(bool, _is_makruk),
-    "takhen_rua": Option(
-        tuple, _is_makruk, choices=("a1", "h1", "a8", "h8"), choice_name="rook squares"
+    # Ouk Chatrang and Kar Ouk
+    "ouk_require_no_capture": Option(
+        bool, _is_ouk,
+        label=N_("First leaps only while no piece has been captured"),
+        help="The king's and the met's first leaps are allowed only while all 32 pieces are "
+        "on the board.",
     ),
-    "sutra_window": Option(SutraWindow, _is_makruk),
-    "sittuyin_setup": Option(SittuyinSetup, _is_sittuyin),
-    "sittuyin_counting": Option(SittuyinCounting, _is_sittuyin),
-    "promotion_only_draw": Option(bool, _is_sittuyin),
-    "show_promoted": Option(bool),
-    "counting": Option(CountingMode, _is_makruk_family),
-    "pieces_honour_precedence": Option(PiecesPrecedence),
-    "pieces_count_optional": Option(bool, _is_makruk_family),
-    "allow_voluntary_restart": Option(bool, _is_makruk_family),
-    "board_count_declarer": Option(CountDeclarer, _is_makruk_family),
-    "ouk_counting": Option(OukCounting, _is_ouk),
-    "ouk_count_sooner": Option(bool, _is_ouk),
-    "stalemate": Option(StalemateRule),
-    "repetition_count": Option(int),
-    "perpetual_check": Option(PerpetualCheck),
-    "insufficient_material": Option(InsufficientMaterial),
-    "korean_material_draws": Option(KoreanDraws, _is_makruk_family),
-    "n_move_rule": Option(int),
-}
+    "ouk_king_leap": Option(
+        KingLeap, _is_ouk,
+        label=N_("The king's first leap"),
+        help="Where the unmoved king may leap.",
+        value_labels={
+            "forward_rank": N_("to a knight square on the rank ahead"),
+            "any_knight": N_("to any empty knight square"),
+        },
+    ),
+    "ouk_met_leap": Option(
+        MetLeap, _is_ouk,
+        label=N_("The met's first two-square move"),
+        help="Whether the square the unmoved met passes over may be occupied.",
+        value_labels={
+            "jump": N_("jumps (the square between may be occupied)"),
+            "clear_path": N_("the square between must be empty"),
+        },
+    ),
+    "ouk_rook_aim_cancels": Option(
+        bool, _is_ouk,
+        label=N_("A rook aimed at the king takes away its leap"),
+        help="An enemy rook arriving on the king's rank or file cancels the king's leap.",
+    ),
+    # Makruk's sutras and handicap
+    "sut_khun": Option(
+        bool, _is_makruk,
+        label=N_("King sutra (sut khun)"),
+        help="The unmoved king may leap to an empty knight square on the rank ahead.",
+    ),
+    "sut_met": Option(
+        bool, _is_makruk,
+        label=N_("Met sutra (sut met)"),
+        help="The pawn in front of the met steps forward and the met moves onto its square.",
+    ),
+    "sut_ma": Option(
+        bool, _is_makruk,
+        label=N_("Horse sutra (sut ma)"),
+        help="A pawn a knight's move from an unmoved knight steps forward and the knight jumps "
+        "onto its square.",
+    ),
+    "takhen_rua": Option(
+        tuple, _is_makruk, choices=("a1", "h1", "a8", "h8"), choice_name=N_("rook squares"),
+        label=N_("Handicap: rooks that start as mets (takhen rua)"),
+        help="The rooks on these squares start as mets.",
+    ),
+    "sutra_window": Option(
+        SutraWindow, _is_makruk,
+        label=N_("When the sutras may be played"),
+        help="How long the sutras stay allowed.",
+        value_labels={
+            "unmoved_and_no_capture": N_("pieces unmoved and nothing captured yet"),
+            "unmoved": N_("pieces unmoved"),
+            "first_move_only": N_("first move only"),
+        },
+    ),
+    # Sittuyin
+    "sittuyin_setup": Option(
+        SittuyinSetup, _is_sittuyin,
+        label=N_("Setting up the camp"),
+        help="How the pieces in hand reach the board before play.",
+        value_labels={
+            "alternate": N_("one piece at a time, in turn"),
+            "screened": N_("screened: each side arranges its camp unseen"),
+        },
+    ),
+    "sittuyin_counting": Option(
+        SittuyinCounting, _is_sittuyin,
+        label=N_("Counting rule"),
+        help="Which counting limits apply.",
+        value_labels={
+            "asean": N_("ASEAN rules"),
+            "seed": N_("Makruk's pieces' honour table"),
+            "seed_literal": N_("Makruk's table, from the moment one side has a lone king"),
+        },
+    ),
+    "promotion_only_draw": Option(
+        bool, _is_sittuyin,
+        label=N_("King and pawn against king is a draw when only promotions are legal"),
+        help="King and pawn against a lone king is drawn when the only legal moves are "
+        "promotions, as Fairy-Stockfish scores it.",
+    ),
+    # the end of the game
+    "show_promoted": Option(
+        bool,
+        label=N_("Mark promoted pawns in the FEN"),
+        help="Write promoted pieces as M~ in FEN.",
+    ),
+    "counting": Option(
+        CountingMode, _is_makruk_family,
+        label=N_("Counting"),
+        help="Whether counts start by themselves or are declared by the players.",
+        value_labels={"auto": N_("automatic"), "declared": N_("declared by the players")},
+    ),
+    "pieces_honour_precedence": Option(
+        PiecesPrecedence,
+        label=N_("Pieces' honour when several rows apply"),
+        help="Which line of the pieces'-honour table applies when several do.",
+        value_labels={
+            "lowest": N_("the smallest limit"),
+            "khon_first": N_("rooks, then khons, then knights"),
+        },
+    ),
+    "pieces_count_optional": Option(
+        bool, _is_makruk_family,
+        label=N_("The lone side chooses when pieces' honour starts"),
+        help="With declared counting, the side with the lone king decides when pieces' honour "
+        "starts.",
+    ),
+    "allow_voluntary_restart": Option(
+        bool, _is_makruk_family,
+        label=N_("The lone side may restart pieces' honour"),
+        help="With declared counting, the lone side may start pieces' honour again from the "
+        "new count.",
+    ),
+    "board_count_declarer": Option(
+        CountDeclarer, _is_makruk_family,
+        label=N_("Who may declare board's honour"),
+        help="With declared counting: either side, or only the side with less material.",
+        value_labels={"either": N_("either side"), "weaker": N_("the weaker side")},
+    ),
+    "ouk_counting": Option(
+        OukCounting, _is_ouk,
+        label=N_("Counting rule"),
+        help="Ouk's own counting or Makruk's.",
+        value_labels={"cambodian": N_("Cambodian counting"), "makruk": N_("as in Makruk")},
+    ),
+    "ouk_count_sooner": Option(
+        bool, _is_ouk,
+        label=N_("When both counts apply, the one that ends sooner is kept"),
+        help="When pieces' honour arises while board's honour runs.",
+    ),
+    "stalemate": Option(
+        StalemateRule,
+        label=N_("Stalemate"),
+        help="What a stalemate means.",
+        value_labels={
+            "draw": N_("draw"),
+            "stalemater_loses": N_("the side that stalemates loses"),
+            "replay": N_("the game is played again"),
+            "illegal": N_("a move that stalemates is not allowed"),
+        },
+    ),
+    "repetition_count": Option(
+        int,
+        label=N_("Repetitions before a draw can be claimed"),
+        help="Occurrences of a position that make a draw claimable.",
+    ),
+    "perpetual_check": Option(
+        PerpetualCheck,
+        label=N_("Perpetual check"),
+        help="Repetition under perpetual check.",
+        value_labels={"draw": N_("draw"), "checker_loses": N_("the checking side loses")},
+    ),
+    "insufficient_material": Option(
+        InsufficientMaterial,
+        label=N_("Insufficient material"),
+        help="Fairy-Stockfish's dead-position test.",
+        value_labels={
+            "dead_position": N_("a draw when neither side can mate"),
+            "off": N_("off"),
+        },
+    ),
+    "korean_material_draws": Option(
+        KoreanDraws, _is_makruk_family,
+        label=N_("The Korean table of material draws"),
+        help="A draw, on claim or at once, when the material matches a row of the Korean "
+        "table.",
+        value_labels={
+            "off": N_("off"),
+            "claim": N_("a draw on claim"),
+            "auto": N_("a draw at once"),
+        },
+    ),
+    "n_move_rule": Option(
+        int,
+        label=N_("Moves without a capture or pawn move before a draw can be claimed (0: none)"),
+        help="Moves without a capture or pawn move after which a draw may be claimed; 0: none.",
+    ),
+}  # fmt: skip
 
 MAKRUK = Variant(
     name="makruk",
-    title="Makruk",
+    title=N_("Makruk"),
     aliases=("thai", "thai chess", "makruk"),
     start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
     piece_types=(PAWN, KNIGHT, KHON, MET, ROOK, KING),
@@ -418,7 +433,7 @@ MAKRUK = Variant(
 CAMBODIAN = dataclasses.replace(
     MAKRUK,
     name="cambodian",
-    title="Ouk Chatrang",
+    title=N_("Ouk Chatrang"),
     aliases=("ouk", "ouk chatrang", "ouk chaktrang", "cambodian chess"),
     start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1",
     gates=GateRule.KING_AND_MET_LEAPS,
@@ -428,7 +443,7 @@ CAMBODIAN = dataclasses.replace(
 KAROUK = dataclasses.replace(
     CAMBODIAN,
     name="karouk",
-    title="Kar Ouk",
+    title=N_("Kar Ouk"),
     aliases=("kar ouk",),
     start_fen="rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 1+1 0 1",
     checks_to_win=1,
@@ -436,7 +451,7 @@ KAROUK = dataclasses.replace(
 
 SITTUYIN = Variant(
     name="sittuyin",
-    title="Sittuyin",
+    title=N_("Sittuyin"),
     aliases=("burmese", "burmese chess", "sittuyin"),
     start_fen="8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1",
     piece_types=(PAWN, KNIGHT, KHON, FERZ, ROOK, KING),
@@ -482,6 +497,7 @@ __all__ = [
     "OPTIONS",
     "SITTUYIN",
     "VARIANTS",
+    "CountDeclarer",
     "CountingMode",
     "CountingRule",
     "GateRule",

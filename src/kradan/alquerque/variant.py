@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..rulesets import Catalogue, Option, RuleSetBase
+from ..rulesets import N_, Catalogue, Option, RuleSetBase
 
 
 class CaptureRule(StrEnum):
@@ -115,30 +115,105 @@ def _is_bell(game: AlquerqueVariant) -> bool:
 _BELL_ONLY = "it is one of Bell's rules: use 'alquerque-bell'"
 
 OPTIONS: dict[str, Option] = {
-    "capture_rule": Option(CaptureRule),
-    "huff_target": Option(HuffTarget),
-    "chain_continuation": Option(ChainContinuation),
-    "bell_capture_directions": Option(CaptureDirections, _is_bell, _BELL_ONLY),
-    "no_return": Option(NoReturn, _is_bell, _BELL_ONLY),
-    "no_return_scope": Option(NoReturnScope, _is_bell, _BELL_ONLY),
-    "alquerque_kings": Option(bool),
-    "first_player": Option(FirstPlayer),
-    "no_capture_limit": Option(int),
-    "no_capture_adjudication": Option(NoCaptureAdjudication),
-    "bell_scoring": Option(BellScoring, _is_bell, _BELL_ONLY),
-}
+    "capture_rule": Option(
+        CaptureRule,
+        label=N_("Capturing"),
+        help="Whether a capture must be made when one exists.",
+        value_labels={
+            "forced": N_("compulsory"),
+            "huff": N_("not compulsory: the piece that could have captured is huffed"),
+        },
+    ),
+    "huff_target": Option(
+        HuffTarget,
+        label=N_("Huffing removes"),
+        help="Under huffing, which pieces that could have captured are removed.",
+        value_labels={
+            "opponent_chooses_one": N_("one piece, chosen by the opponent"),
+            "all": N_("every piece that could have captured"),
+        },
+    ),
+    "chain_continuation": Option(
+        ChainContinuation,
+        label=N_("Capture chains"),
+        help="Whether a jumping piece must keep jumping while it can.",
+        value_labels={
+            "mandatory": N_("must go on while a capture is possible"),
+            "optional": N_("may stop at any point"),
+        },
+    ),
+    "bell_capture_directions": Option(
+        CaptureDirections, _is_bell, _BELL_ONLY,
+        label=N_("Capture directions"),
+        help="The directions a man may capture in.",
+        value_labels={
+            "any": N_("any direction"),
+            "forward_sideways": N_("forwards and sideways only"),
+        },
+    ),
+    "no_return": Option(
+        NoReturn, _is_bell, _BELL_ONLY,
+        label=N_("No going back"),
+        help="The points a piece may not move back onto.",
+        value_labels={
+            "any_previous": N_("never onto a point the piece has stood on"),
+            "start_point": N_("never back onto its starting point"),
+            "off": N_("off"),
+        },
+    ),
+    "no_return_scope": Option(
+        NoReturnScope, _is_bell, _BELL_ONLY,
+        label=N_("No going back applies to"),
+        help="Whether the no-return rule binds steps only or captures too.",
+        value_labels={"steps": N_("steps only"), "all_moves": N_("every move")},
+    ),
+    "alquerque_kings": Option(
+        bool,
+        label=N_("A man reaching the far row becomes a king"),
+        help="A king steps and jumps one point along any line, in any direction.",
+    ),
+    "first_player": Option(
+        FirstPlayer,
+        label=N_("Who moves first"),
+        help="The side that makes the first move.",
+        value_labels={"white": N_("White"), "black": N_("Black")},
+    ),
+    "no_capture_limit": Option(
+        int,
+        label=N_("Moves per side without a capture before the game is decided (0: never)"),
+        help="After this many moves per side without a capture the adjudication applies.",
+    ),
+    "no_capture_adjudication": Option(
+        NoCaptureAdjudication,
+        label=N_("Then the game is decided by"),
+        help="How a game that reaches the no-capture limit ends.",
+        value_labels={
+            "draw_if_equal": N_("a draw if both have as many pieces"),
+            "more_pieces_wins": N_("the side with more pieces wins"),
+        },
+    ),
+    "bell_scoring": Option(
+        BellScoring, _is_bell, _BELL_ONLY,
+        label=N_("Scoring after an immobilisation"),
+        help="What the loser is charged when a side cannot move.",
+        value_labels={
+            "seed": N_("2 plus the difference in pieces"),
+            "winner_ahead_only": N_("2 plus the difference only when the winner is ahead"),
+        },
+    ),
+}  # fmt: skip
 BELL_ONLY = tuple(name for name, option in OPTIONS.items() if option.applies is _is_bell)
 
 ALFONSO = AlquerqueVariant(
     name="alquerque",
-    title="Alquerque (Alfonso X)",
+    title=N_("Alquerque (Alfonso X)"),
     aliases=("alquerque", "alfonso", "qirkat"),
     bell=False,
     no_capture_limit=50,
 )
 BELL = AlquerqueVariant(
     name="alquerque-bell",
-    title="Alquerque (R.C. Bell)",
+    title=N_("Alquerque (R.C. Bell)"),
     aliases=("alquerque bell", "bell"),
     bell=True,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
@@ -117,10 +117,11 @@ def _analyse_position(args: argparse.Namespace) -> int:
         raise UsageError(f"--multipv {args.multipv} is outside 1..20")
     found = table_answer(board)
     # the tables are exact, the count included: no search can add to them
-    if found is not None and isinstance(board, Board):
+    if found is not None:  # only the chess family's tables answer
         print(f"endgame table: {found}")
         if found.best_move is not None:
-            line = table_line(default_tables(), board, found, 20 if found.wdl else 1)
+            chess = cast(Board, board)  # only the chess kernel's boards have tables
+            line = table_line(default_tables(), chess, found, 20 if found.wdl else 1)
             print(f"line: {line_text(board, line)}")
             print(f"best move: {board.san(found.best_move)}")
         return 0

@@ -195,8 +195,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_probe(args: argparse.Namespace) -> int:
     from ..egtb import Tablebase
+    from ..games import find_game
 
-    options = {"counting": args.counting} if args.variant != "sittuyin" else {}
+    options = find_game(args.variant).applicable_options(counting=args.counting)
     board = Board(" ".join(args.position), variant=args.variant, **options)
     result = Tablebase(args.dir).probe(board)
     print(result)

@@ -64,7 +64,7 @@ class TerminalGame:
         self.write = write
         self.colour = not args.no_color
         game = find_game(args.variant)
-        options = {"counting": args.counting} if "counting" in game.options else {}
+        options = game.applicable_options(counting=args.counting)
         self.board: Any = game.new_board(args.fen, **options)
         self.counting = isinstance(self.board, CountingBoard)
         side = args.color if args.color != "random" else random.choice(["white", "black"])

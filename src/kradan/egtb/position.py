@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import TablebaseError
 from ..pieces import FERZ, KING, WHITE
 from ..position import ChessPosition
-from ..variants import StalemateRule
+from ..variants import GateRule, StalemateRule
 from .index import index_of
 from .material import MAX_PIECES, TYPE_TO_LETTER, Material, canonical
 
@@ -42,13 +42,14 @@ def check_rules(board: ChessPosition) -> None:
     if variant.name not in GAMES:
         raise TablebaseError(
             "the endgame tables cover Makruk, Ouk Chatrang and Sittuyin positions, not "
-            f"{variant.title}" + (" (the first check wins there)" if variant.checks_to_win else "")
+            f"{variant.title}"
+            + (" (the first check wins there)" if getattr(variant, "checks_to_win", 0) else "")
         )
     if board.hand(WHITE) or board.hand(not WHITE):
         raise TablebaseError(
             f"the endgame tables hold positions with every piece on the board: {board.fen()}"
         )
-    if variant.name == "cambodian" and board.has_first_move_rights():
+    if variant.gates is GateRule.KING_AND_MET_LEAPS and board.has_first_move_rights():
         raise TablebaseError(
             "the endgame tables hold Ouk positions without leap rights (FEN field 3 '-'): "
             f"{board.fen()}"

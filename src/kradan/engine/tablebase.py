@@ -113,12 +113,10 @@ class EngineTables(Tablebase):
     def root(self, board: Board) -> ProbeResult | None:
         """The tables' answer for ``board``, or ``None`` when they have none (more pieces, pawns,
         other rules, a table missing or damaged)."""
+        if not self.covers(board):
+            return None
         pieces = len(board.piece_map())
-        if (
-            pieces > 5
-            or not self.covers(board)
-            or any(p.piece_type == PAWN for p in board.piece_map().values())
-        ):
+        if pieces > 5 or any(p.piece_type == PAWN for p in board.piece_map().values()):
             return None
         try:
             material = locate(board).material
@@ -254,8 +252,6 @@ def default_tables() -> EngineTables:
 def table_answer(board: Any) -> ProbeResult | None:
     """The default tables' answer for ``board`` (the user's data directory, then the 3-piece
     tables kradan ships), or ``None``: another game, more pieces or pawns, a table missing."""
-    if not isinstance(board, Board):
-        return None
     return default_tables().root(board)
 
 

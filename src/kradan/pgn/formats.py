@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import KradanError, PgnError
 from ..games import AnyBoard, CountingBoard, game_of, new_board
 from ..move import Move
+from ..variants import PromotionRule
 from .exporter import StringExporter
 from .moves import AnyMove, move_text
 from .tree import Game, GameNode, apply_count_actions, position_text
@@ -148,9 +149,9 @@ class _CutechessExporter(StringExporter):
     def move_token(self, board: AnyBoard, move: AnyMove) -> str:
         text = move_text(board, move, self.notation)
         if (
-            board.variant.name == "sittuyin"
-            and self.notation == "san"
+            self.notation == "san"
             and isinstance(move, Move)
+            and board.variant.promotion is PromotionRule.SEPARATE_MOVE
             and move.promotion is not None
             and move.from_square != move.to_square
         ):

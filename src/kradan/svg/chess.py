@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..move import Move
 from ..pieces import SQUARE_NAMES, Piece
+from ..variants import PromotionRule
 from . import _common as C
 from .pieces import ORDER, piece_definition, piece_id
 
@@ -206,7 +207,7 @@ def draw(
                 },
             )
         )
-    if board.variant.name == "sittuyin":
+    if board.variant.promotion is PromotionRule.SEPARATE_MOVE:  # Sittuyin's promotion lines
         for start, end in ((0, 63), (7, 56)):
             (ax, ay), (bx, by) = layout.centre(start), layout.centre(end)
             # from the outer corner of one corner square to the outer corner of the other

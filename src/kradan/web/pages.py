@@ -17,7 +17,8 @@ every game, and the browser asks the API for the rest.
 
 Every string the pages show goes through gettext (:mod:`kradan.web.i18n`): the templates are
 Jinja templates with the ``i18n`` extension, one environment per language; the names of the
-games, rule options and their values are marked here with ``N_`` and translated per request;
+games, rule options and their values are marked with ``N_`` where they are declared (the rule
+sets and their :class:`~kradan.rulesets.Option`) and translated here per request;
 the page carries the browser's catalog in a ``<script type="application/json">`` block, which
 is data, not a script, and so allowed by the policy. ``POST /language`` is the language picker
 of the page header: it sets the ``kradan_lang`` cookie.
@@ -41,14 +42,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from .. import svg
-from ..alquerque.variant import AlquerqueVariant
 from ..errors import KradanError
 from ..games import Game, find_game, game_names
-from ..pieces import FERZ, PIECE_SYMBOLS
 from ..rulesets import Option
-from ..variants import GateRule, SetupRule, Variant
 from . import assets, i18n
-from .i18n import N_
 
 router = APIRouter()
 #: the game the new-game page offers first
@@ -138,65 +135,17 @@ def render(name: str, language: str, path: str, **values: Any) -> HTMLResponse:
 
 
 def describe(game: Game) -> dict[str, Any] | None:
-    """What the board needs to know of ``game``: its family (``chess`` or ``alquerque``), its
-    board picture, its size, chessgroundx's premove rules, the pocket and the promoted piece;
-    whether a hop captures the piece it jumps (``jump_captures``), whether a lone promoting
-    move is still confirmed (``confirm_promotion``), which field of its FEN is the move number
-    (``move_number_field``, negative from the end) and, for a game set up from the pockets,
-    its camp (``camp``: how many ranks deep, the roles kept to the back rank); ``None`` for a
-    game the browser board cannot draw yet (one registered from outside)."""
-    rules = game.rules
-    if isinstance(rules, AlquerqueVariant):
-        return {
-            "title": game.title,
-            "family": "alquerque",
-            "board": "alquerque",
-            "width": 5,
-            "height": 5,
-            "premove": None,
-            "pocket": None,
-            "promoted": None,
-            "kings": [],
-            "jump_captures": True,
-            "confirm_promotion": False,
-            "move_number_field": 4,
-            "camp": None,
-        }
-    if not isinstance(rules, Variant):
-        return None
-    sittuyin = FERZ in rules.piece_types
-    if sittuyin:
-        premove = "sittuyin"
-    elif rules.gates is GateRule.KING_AND_MET_LEAPS:
-        premove = "cambodian"
-    else:
-        premove = "makruk"
-    pocket = None
-    if rules.setup is SetupRule.DROPS:
-        order = ["r", "n", "s", "f", "m", "k"]
-        letters = {PIECE_SYMBOLS[t] for t in rules.piece_types} - {"p"}
-        pocket = [letter for letter in order if letter in letters]
-    return {
-        "title": game.title,
-        "family": "chess",
-        "board": "sittuyin" if sittuyin else "plain",
-        "width": 8,
-        "height": 8,
-        "premove": premove,
-        "pocket": pocket,
-        "promoted": PIECE_SYMBOLS[rules.promoted_type],
-        "kings": ["k"],
-        "jump_captures": False,
-        # Sittuyin: promoting is never forced, so the player confirms it
-        "confirm_promotion": sittuyin,
-        "move_number_field": -1,
-        "camp": {"ranks": 3, "back_rank": ["r"]} if pocket else None,
-    }
+    """What the board needs to know of ``game``: its title and what its ``browser`` hook says
+    (its family, ``chess`` or ``alquerque``, its board picture, its size, chessgroundx's premove
+    rules, the pocket and the promoted piece); ``None`` for a game without the hook, which the
+    browser does not offer (one registered from outside)."""
+    board = game.browser_board()
+    return None if board is None else {"title": game.title, **board}
 
 
 def drawable_games() -> list[Game]:
     """The registered games the browser board can draw, in the registry's order."""
-    return [game for game in map(find_game, game_names()) if describe(game) is not None]
+    return [game for game in map(find_game, game_names()) if game.browser_board() is not None]
 
 
 def descriptions_json(gettext: Translate = str) -> str:
@@ -212,145 +161,24 @@ def descriptions_json(gettext: Translate = str) -> str:
 
 # --- the new-game page ------------------------------------------------------------------------
 
-
-# The names of the games and of the rule options and their values, in English; the English is
-# the gettext message id. A name missing here is shown as kradan writes it ("sut khun").
-
-#: the titles of the games (each game's ``title``)
-GAME_TITLES = (
-    N_("Makruk"),
-    N_("Ouk Chatrang"),
-    N_("Kar Ouk"),
-    N_("Sittuyin"),
-    N_("Alquerque (Alfonso X)"),
-    N_("Alquerque (R.C. Bell)"),
-)
-
-#: what each rule option is, by its kradan name
-OPTION_LABELS = {
-    # Ouk Chatrang and Kar Ouk
-    "ouk_require_no_capture": N_("First leaps only while no piece has been captured"),
-    "ouk_king_leap": N_("The king's first leap"),
-    "ouk_met_leap": N_("The met's first two-square move"),
-    "ouk_rook_aim_cancels": N_("A rook aimed at the king takes away its leap"),
-    "ouk_counting": N_("Counting rule"),
-    "ouk_count_sooner": N_("When both counts apply, the one that ends sooner is kept"),
-    # Makruk's sutras and handicap
-    "sut_khun": N_("King sutra (sut khun)"),
-    "sut_met": N_("Met sutra (sut met)"),
-    "sut_ma": N_("Horse sutra (sut ma)"),
-    "takhen_rua": N_("Handicap: rooks that start as mets (takhen rua)"),
-    "sutra_window": N_("When the sutras may be played"),
-    # Sittuyin
-    "sittuyin_setup": N_("Setting up the camp"),
-    "sittuyin_counting": N_("Counting rule"),
-    "promotion_only_draw": N_(
-        "King and pawn against king is a draw when only promotions are legal"
-    ),
-    # the end of the game
-    "show_promoted": N_("Mark promoted pawns in the FEN"),
-    "counting": N_("Counting"),
-    "board_count_declarer": N_("Who may declare board's honour"),
-    "pieces_honour_precedence": N_("Pieces' honour when several rows apply"),
-    "pieces_count_optional": N_("The lone side chooses when pieces' honour starts"),
-    "allow_voluntary_restart": N_("The lone side may restart pieces' honour"),
-    "stalemate": N_("Stalemate"),
-    "repetition_count": N_("Repetitions before a draw can be claimed"),
-    "perpetual_check": N_("Perpetual check"),
-    "insufficient_material": N_("Insufficient material"),
-    "korean_material_draws": N_("The Korean table of material draws"),
-    "n_move_rule": N_(
-        "Moves without a capture or pawn move before a draw can be claimed (0: none)"
-    ),
-    # Alquerque
-    "capture_rule": N_("Capturing"),
-    "huff_target": N_("Huffing removes"),
-    "chain_continuation": N_("Capture chains"),
-    "bell_capture_directions": N_("Capture directions"),
-    "no_return": N_("No going back"),
-    "no_return_scope": N_("No going back applies to"),
-    "alquerque_kings": N_("A man reaching the far row becomes a king"),
-    "first_player": N_("Who moves first"),
-    "no_capture_limit": N_(
-        "Moves per side without a capture before the game is decided (0: never)"
-    ),
-    "no_capture_adjudication": N_("Then the game is decided by"),
-    "bell_scoring": N_("Scoring after an immobilisation"),
-}
-
-#: what each value of an enumerated rule option means, by the enumeration's name and the value
-VALUE_LABELS = {
-    ("KingLeap", "forward_rank"): N_("to a knight square on the rank ahead"),
-    ("KingLeap", "any_knight"): N_("to any empty knight square"),
-    ("MetLeap", "jump"): N_("jumps (the square between may be occupied)"),
-    ("MetLeap", "clear_path"): N_("the square between must be empty"),
-    ("OukCounting", "cambodian"): N_("Cambodian counting"),
-    ("OukCounting", "makruk"): N_("as in Makruk"),
-    ("SutraWindow", "unmoved_and_no_capture"): N_("pieces unmoved and nothing captured yet"),
-    ("SutraWindow", "unmoved"): N_("pieces unmoved"),
-    ("SutraWindow", "first_move_only"): N_("first move only"),
-    ("SittuyinSetup", "alternate"): N_("one piece at a time, in turn"),
-    ("SittuyinSetup", "screened"): N_("screened: each side arranges its camp unseen"),
-    ("SittuyinCounting", "asean"): N_("ASEAN rules"),
-    ("SittuyinCounting", "seed"): N_("Makruk's pieces' honour table"),
-    ("SittuyinCounting", "seed_literal"): N_(
-        "Makruk's table, from the moment one side has a lone king"
-    ),
-    ("CountDeclarer", "either"): N_("either side"),
-    ("CountDeclarer", "weaker"): N_("the weaker side"),
-    ("CountingMode", "auto"): N_("automatic"),
-    ("CountingMode", "declared"): N_("declared by the players"),
-    ("PiecesPrecedence", "lowest"): N_("the smallest limit"),
-    ("PiecesPrecedence", "khon_first"): N_("rooks, then khons, then knights"),
-    ("StalemateRule", "draw"): N_("draw"),
-    ("StalemateRule", "stalemater_loses"): N_("the side that stalemates loses"),
-    ("StalemateRule", "replay"): N_("the game is played again"),
-    ("StalemateRule", "illegal"): N_("a move that stalemates is not allowed"),
-    ("PerpetualCheck", "draw"): N_("draw"),
-    ("PerpetualCheck", "checker_loses"): N_("the checking side loses"),
-    ("InsufficientMaterial", "dead_position"): N_("a draw when neither side can mate"),
-    ("InsufficientMaterial", "off"): N_("off"),
-    ("KoreanDraws", "off"): N_("off"),
-    ("KoreanDraws", "claim"): N_("a draw on claim"),
-    ("KoreanDraws", "auto"): N_("a draw at once"),
-    ("CaptureRule", "forced"): N_("compulsory"),
-    ("CaptureRule", "huff"): N_("not compulsory: the piece that could have captured is huffed"),
-    ("HuffTarget", "opponent_chooses_one"): N_("one piece, chosen by the opponent"),
-    ("HuffTarget", "all"): N_("every piece that could have captured"),
-    ("ChainContinuation", "mandatory"): N_("must go on while a capture is possible"),
-    ("ChainContinuation", "optional"): N_("may stop at any point"),
-    ("CaptureDirections", "any"): N_("any direction"),
-    ("CaptureDirections", "forward_sideways"): N_("forwards and sideways only"),
-    ("NoReturn", "any_previous"): N_("never onto a point the piece has stood on"),
-    ("NoReturn", "start_point"): N_("never back onto its starting point"),
-    ("NoReturn", "off"): N_("off"),
-    ("NoReturnScope", "steps"): N_("steps only"),
-    ("NoReturnScope", "all_moves"): N_("every move"),
-    ("FirstPlayer", "white"): N_("White"),
-    ("FirstPlayer", "black"): N_("Black"),
-    ("NoCaptureAdjudication", "draw_if_equal"): N_("a draw if both have as many pieces"),
-    ("NoCaptureAdjudication", "more_pieces_wins"): N_("the side with more pieces wins"),
-    ("BellScoring", "seed"): N_("2 plus the difference in pieces"),
-    ("BellScoring", "winner_ahead_only"): N_("2 plus the difference only when the winner is ahead"),
-}
-
-#: what the choices of a selection option are called, by their English name
-CHOICE_NAMES = {"rook squares": N_("rook squares")}
+# The names of the games and the words of the rule options live where they are declared (the
+# rule sets' titles, :class:`kradan.rulesets.Option`'s label and value labels), in English,
+# marked there with ``N_``; the English is the gettext message id, translated here. An option
+# without a label is shown as kradan writes it ("sut khun").
 
 
 def _label(name: str) -> str:
     return name.replace("_", " ")
 
 
-def option_label(name: str, gettext: Translate = str) -> str:
+def option_label(name: str, option: Option, gettext: Translate = str) -> str:
     """What the rule option ``name`` is, in the language of ``gettext``."""
-    label = OPTION_LABELS.get(name)
-    return gettext(label) if label else _label(name)
+    return gettext(option.label) if option.label else _label(name)
 
 
-def value_label(member: Enum, gettext: Translate = str) -> str:
+def value_label(option: Option, member: Enum, gettext: Translate = str) -> str:
     """What the value ``member`` of an enumerated rule option means."""
-    label = VALUE_LABELS.get((type(member).__name__, str(member.value)))
+    label = option.value_labels.get(str(member.value))
     return gettext(label) if label else _label(str(member.value))
 
 
@@ -375,7 +203,7 @@ def option_control(
         f'name="{escape(field)}" data-option="{escape(name)}" '
         f'data-default="{escape(_value_text(default))}"'
     )
-    label = escape(option_label(name, gettext))
+    label = escape(option_label(name, option, gettext))
     named = f'title="{escape(name)}"'
     if option.kind is bool:
         checked = " checked" if default else ""
@@ -395,7 +223,7 @@ def option_control(
         for member in option.kind:
             selected = " selected" if member == default else ""
             value = escape(str(member.value))
-            text = escape(value_label(member, gettext))
+            text = escape(value_label(option, member, gettext))
             choices.append(f'<option value="{value}" title="{value}"{selected}>{text}</option>')
         return (
             f'<label class="option option-enum" for="{ident}" {named}><span>{label}</span> '
@@ -409,8 +237,7 @@ def option_control(
             f'<label class="choice"><input type="checkbox" data-kind="choice" '
             f'value="{escape(choice)}"{checked}> {escape(choice)}</label>'
         )
-    choice_name = CHOICE_NAMES.get(option.choice_name)
-    what = escape(gettext(choice_name) if choice_name else option.choice_name)
+    what = escape(gettext(option.choice_name))
     return (
         f'<fieldset class="option option-tuple" data-kind="tuple" {common} {named}>'
         f"<legend>{label} ({what})</legend>{''.join(boxes)}</fieldset>"
