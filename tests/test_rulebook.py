@@ -40,10 +40,10 @@ def _committed_rows() -> dict[str, dict[str, str]]:
     names: list[str] = []
     for line in (ROOT / "docs" / "options.md").read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if cells[:2] == ["option", "values"]:
-            names = [cell.strip("`") for cell in cells[2:]]
-        elif names and len(cells) == 2 + len(names) and cells[0].startswith("`"):
-            for name, default in zip(names, cells[2:], strict=True):
+        if cells[:3] == ["option", "what it sets", "values"]:
+            names = [cell.strip("`") for cell in cells[3:]]
+        elif names and len(cells) == 3 + len(names) and cells[0].startswith("`"):
+            for name, default in zip(names, cells[3:], strict=True):
                 rows.setdefault(name, {})[cells[0].strip("`")] = default
     return rows
 
@@ -90,7 +90,8 @@ def test_a_new_option_shows_in_the_reference() -> None:
     games.register(extra)
     try:
         reference = rulebook.option_reference()
-        assert "| `imaginary_rule` | `true`, `false` | `true` |" in reference
+        meaning = rulebook.option_meaning(table["sut_met"])
+        assert f"| `imaginary_rule` | {meaning} | `true`, `false` | `true` |" in reference
     finally:
         games.unregister("imaginary")
 

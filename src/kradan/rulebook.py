@@ -51,6 +51,12 @@ def option_values(option: Option) -> str:
     return f"{option.choice_name} from {choices} (any number, comma-separated)"
 
 
+def option_meaning(option: Option) -> str:
+    """The option's label and help text, as the option declares them."""
+    label = option.label[:1].upper() + option.label[1:]
+    return f"**{label}**: {option.help}" if option.help else label
+
+
 def option_default(game: Game, key: str) -> str:
     """The default of option ``key`` in ``game``, or :data:`NOT_APPLICABLE`."""
     option = game.options.get(key)
@@ -82,11 +88,13 @@ def _family_table(members: list[Game], table: Mapping[str, Option]) -> list[str]
     titles = ", ".join(game.title for game in members)
     names = ", ".join(f"`{game.name}`" for game in members)
     lines = [f"## {titles}", "", f"Game names: {names}.", ""]
-    lines.append(_row(["option", "values", *(f"`{game.name}`" for game in members)]))
-    lines.append(_row(["---"] * (2 + len(members))))
+    lines.append(
+        _row(["option", "what it sets", "values", *(f"`{game.name}`" for game in members)])
+    )
+    lines.append(_row(["---"] * (3 + len(members))))
     for key, option in table.items():
         defaults = [option_default(game, key) for game in members]
-        lines.append(_row([f"`{key}`", option_values(option), *defaults]))
+        lines.append(_row([f"`{key}`", option_meaning(option), option_values(option), *defaults]))
     return lines
 
 
@@ -104,6 +112,7 @@ __all__ = [
     "NOT_APPLICABLE",
     "option_default",
     "option_families",
+    "option_meaning",
     "option_reference",
     "option_values",
 ]
