@@ -1,7 +1,7 @@
 """A slow, obviously correct Alquerque move generator, written apart from the kernel, as a
 cross-check (DESIGN.md: a second generator may exist in the tests only).
 
-Positions are plain dictionaries; every rule is spelled out from RULES.md section 6 and the
+Positions are plain dictionaries; every rule is spelled out from docs/rules.md section 6 and the
 decisions in ``kradan.alquerque.variant``.
 """
 

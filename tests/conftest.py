@@ -22,7 +22,7 @@ def reference_rows(variant: str) -> list[dict[str, Any]]:
 
 @cache
 def spec_positions(variant: str | None = None) -> list[dict[str, Any]]:
-    """The hand-picked positions of RULES.md section 9 (``spec_positions.json``)."""
+    """The hand-picked positions of docs/rules.md section 9 (``spec_positions.json``)."""
     data = json.loads((REFERENCE_DIR / "spec_positions.json").read_text(encoding="utf-8"))
     rows = data["positions"]
     return [row for row in rows if variant is None or row["variant"] == variant]

@@ -1,4 +1,4 @@
-"""Alquerque (RULES.md 6; conflicts C17-C23): both rule sets, every option in both settings,
+"""Alquerque (docs/rules.md 6; conflicts C17-C23): both rule sets, every option in both settings,
 outcomes, Bell's scoring, the position text and bad input."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def ucis(board: Board) -> list[str]:
     return sorted(m.uci() for m in board.legal_moves)
 
 
-# --- RULES.md 6.6: the hand-checked figures -------------------------------------------------------
+# --- docs/rules.md 6.6: the hand-checked figures --------------------------------------------------
 
 
 @pytest.mark.parametrize("variant", ["alquerque", "alquerque-bell"])
@@ -48,7 +48,7 @@ def test_start_position_figures(variant: str) -> None:
 
 
 def test_capture_is_compulsory() -> None:
-    """RULES.md 6.3 rule 3, capture_rule="forced"."""
+    """docs/rules.md 6.3 rule 3, capture_rule="forced"."""
     board = Board(CHAIN, variant="alquerque")
     assert ucis(board) == ["a1c3e3"]
     with pytest.raises(IllegalMoveError, match="capturing is compulsory"):

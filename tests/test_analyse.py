@@ -87,7 +87,7 @@ def test_the_command_gives_the_endgame_tables_verdict_with_the_count(
     capsys: pytest.CaptureFixture[str], fen: str, verdict: str, best: str
 ) -> None:
     """Issue 14 "use everywhere": a position the shipped 3-piece tables hold is answered from
-    them, the count included (RULES.md 2.6.2, pieces' honour: 16 moves for a rook)."""
+    them, the count included (docs/rules.md 2.6.2, pieces' honour: 16 moves for a rook)."""
     assert main(["analyse", *fen.split(), "--depth", "4"]) == 0
     out = capsys.readouterr().out
     assert verdict in out and f"best move: {best}" in out

@@ -63,7 +63,7 @@ def test_push_of_an_illegal_move_raises_and_leaves_the_board_unchanged() -> None
 
 
 def test_promotion_suffix_is_required() -> None:
-    """RULES.md 2.3: the pawn must become a met; a plain c5c6 is not a move."""
+    """docs/rules.md 2.3: the pawn must become a met; a plain c5c6 is not a move."""
     board = Board("4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1")
     assert Move.from_uci("c5c6m") in board.legal_moves
     assert Move.from_uci("c5c6") not in board.legal_moves
@@ -75,7 +75,7 @@ def test_promotion_suffix_is_required() -> None:
 
 
 def test_check_checkmate_stalemate() -> None:
-    """RULES.md 2.4 and section 9, MK7 (stalemate) and MK8 (mate)."""
+    """docs/rules.md 2.4 and section 9, MK7 (stalemate) and MK8 (mate)."""
     stalemate = Board("k1K5/7R/8/8/8/8/8/8 b - - 0 1")
     assert stalemate.is_stalemate() and not stalemate.is_checkmate() and not stalemate.is_check()
     mate = Board("k7/2K5/8/8/8/8/R7/8 b - 32 6 1")

@@ -1,5 +1,5 @@
 """Differential tests against pyffish (Fairy-Stockfish), the oracle for the default rules
-(RULES.md, decision 2): seeded random games and random positions, compared ply by ply."""
+(docs/rules.md, decision 2): seeded random games and random positions, compared ply by ply."""
 
 from __future__ import annotations
 

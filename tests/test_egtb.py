@@ -431,7 +431,7 @@ def test_the_count_texts() -> None:
 
 def test_a_fresh_count_is_what_kradan_starts() -> None:
     """The conversion tables' fresh count: after a capture that leaves a lone king, the
-    stronger side has 2L + 1 - 2N plies (RULES.md 2.6.2), read from kradan's own board."""
+    stronger side has 2L + 1 - 2N plies (docs/rules.md 2.6.2), read from kradan's own board."""
     for letter, limit in (("R", 16), ("S", 44), ("N", 64), ("M", 64)):
         board = kradan.Board(f"8/8/8/4k3/8/8/3n4/{letter}3K3 w - 128 10 1")
         board.push_uci("e1d2")  # the king takes the knight: Black is a lone king
@@ -505,7 +505,7 @@ def test_board_honour_without_the_conversion_table_is_flagged(
     assert found.count.moves_left == 65  # White counts too: its move at ply 128 may still mate
 
 
-# --- Ouk Chatrang: the same tables once no leap rights remain (RULES.md 3.2, 3.3) ----------------
+# --- Ouk Chatrang: the same tables once no leap rights remain (docs/rules.md 3.2, 3.3) ------------
 
 
 @pytest.mark.parametrize(
@@ -548,7 +548,7 @@ def _random_counted(tables: Tablebase, key: str, variant: str, count: int, seed:
     return fens
 
 
-# --- Sittuyin: the sit-ke read as a met, its count and its 50-move rule (RULES.md 5.6) ---------
+# --- Sittuyin: the sit-ke read as a met, its count and its 50-move rule (docs/rules.md 5.6) -------
 
 
 @pytest.mark.parametrize(
@@ -638,7 +638,7 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["egtb", "stats", "--pieces", "3", "--dir", str(tmp_path)]) == 0
     rows = {line.split(" | ")[0].strip("| "): line for line in capsys.readouterr().out.splitlines()}
     assert set(rows) >= {"KRvK", "KSvK", "KMvK", "KNvK"}
-    # Makruk's fresh count leaves 13 moves, Ouk's 12 (RULES.md 2.6.2, 3.3)
+    # Makruk's fresh count leaves 13 moves, Ouk's 12 (docs/rules.md 2.6.2, 3.3)
     assert "| 16 - 3 = 13 | 12.73% / 28.12% | 15 - 3 = 12 | 22.90% / 44.73% |" in rows["KRvK"]
     assert main(["egtb", "stats", "--pieces", "3", "--dir", str(tmp_path / "none")]) == 0
 

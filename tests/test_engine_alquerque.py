@@ -1,5 +1,5 @@
 """The Alquerque engine (issue 6): wins and losses found, the game's ends scored as the rules
-(RULES.md 6.3-6.5) say, legal lines, MultiPV, levels, and Alquerque matches."""
+(docs/rules.md 6.3-6.5) say, legal lines, MultiPV, levels, and Alquerque matches."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def searcher() -> AlquerqueSearcher:
 
 
 def test_takes_the_last_piece(searcher: AlquerqueSearcher) -> None:
-    """RULES.md 6.3: a side that loses every piece loses; the search wins in one move."""
+    """docs/rules.md 6.3: a side that loses every piece loses; the search wins in one move."""
     board = Board("5/5/5/2p2/2P2 w - 0 1")
     result = searcher.best_move(board, Limit(depth=4))
     assert result.move is not None and result.move.uci() == "c1c3"
@@ -31,7 +31,8 @@ def test_takes_the_last_piece(searcher: AlquerqueSearcher) -> None:
 
 
 def test_finds_a_sacrifice_that_wins(searcher: AlquerqueSearcher) -> None:
-    """Compulsory capture (RULES.md 6.3): giving up c1 forces b3 to take, then a1 takes the last."""
+    """Compulsory capture (docs/rules.md 6.3): giving up c1 forces b3 to take, then a1 takes the
+    last."""
     board = Board("5/5/1p3/5/P1P2 w - 0 1")
     result = searcher.best_move(board, Limit(depth=6))
     assert result.info is not None and result.info.score.mate == 2
@@ -39,14 +40,14 @@ def test_finds_a_sacrifice_that_wins(searcher: AlquerqueSearcher) -> None:
 
 
 def test_sees_a_lost_position(searcher: AlquerqueSearcher) -> None:
-    """Bell (RULES.md 6.4): the lone man on c4 must step aside, and c5 then takes it."""
+    """Bell (docs/rules.md 6.4): the lone man on c4 must step aside, and c5 then takes it."""
     board = Board("2p2/2P2/5/5/5 w - 0 1", variant="alquerque-bell")
     result = searcher.best_move(board, Limit(depth=6))
     assert result.info is not None and result.info.score.mate == -1
 
 
 def test_immobilising_wins_under_bell_only() -> None:
-    """RULES.md 6.4: a side with no move loses under Bell. White's man on c5 may leave the far
+    """docs/rules.md 6.4: a side with no move loses under Bell. White's man on c5 may leave the far
     row only by capturing, so any Black move that keeps out of reach wins; under Alfonso X the
     man moves freely and nothing is decided."""
     text = "2P2/5/p4/5/5 b - 0 1"
@@ -60,7 +61,7 @@ def test_immobilising_wins_under_bell_only() -> None:
 
 @pytest.mark.parametrize(("variant", "expected"), [("alquerque-bell", -A.MATE), ("alquerque", 0)])
 def test_no_move_scores_as_the_rules_say(variant: str, expected: int) -> None:
-    """The search's leaf score for a side with no move: a loss under Bell (RULES.md 6.4), a
+    """The search's leaf score for a side with no move: a loss under Bell (docs/rules.md 6.4), a
     draw under Alfonso X (decision in kradan.alquerque.variant)."""
     board = Board("5/5/p1p2/pp3/Ppp2 w - 0 1", variant=variant)  # a1 hemmed in, no jump lands
     assert not board.legal_moves and board.outcome() is not None
@@ -88,7 +89,7 @@ def test_repetition_is_seen_in_the_tree() -> None:
 
 
 def test_no_capture_limit_more_pieces_wins() -> None:
-    """RULES.md 6.3 option: at the no-capture limit the side with more pieces wins."""
+    """docs/rules.md 6.3 option: at the no-capture limit the side with more pieces wins."""
     options = {"no_capture_limit": 1, "no_capture_adjudication": "more_pieces_wins"}
     # one ply played without a capture; the next quiet move reaches the limit (2 plies)
     board = Board("k4/5/5/5/K3K b - 1 1", variant="alquerque", **options)

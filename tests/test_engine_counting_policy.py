@@ -1,4 +1,4 @@
-"""The engine's declarations in declared counting (RULES.md 2.6.4): it declares a count when it
+"""The engine's declarations in declared counting (docs/rules.md 2.6.4): it declares a count when it
 is not ahead, starts its lone king's count, stops its own count once it is winning, and never
 declares in automatic counting. ``kradan play`` shows what it did."""
 

@@ -205,8 +205,8 @@ def _static(fen: str) -> int:
 
 
 def test_mets_of_one_colour_cannot_mate() -> None:
-    """Two mets on squares of one colour never mate (RULES.md's insufficient material), so the
-    evaluation gives their extra material little weight; on both colours they can."""
+    """Two mets on squares of one colour never mate (docs/rules.md 2.7, insufficient material), so
+    the evaluation gives their extra material little weight; on both colours they can."""
     same = _static("8/8/8/3k4/8/2M5/1M6/4K3 w - - 0 1")  # c3 and b2: one colour
     both = _static("8/8/8/3k4/8/2M5/2M5/4K3 w - - 0 1")  # c3 and c2: both colours
     assert same < 150 < both

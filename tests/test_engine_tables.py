@@ -30,7 +30,7 @@ from kradan.engine.types import Limit
 
 from .test_egtb import ILLEGAL, decode, fen_of
 
-#: pieces' honour in plies for a lone king against each piece (RULES.md 2.6.2: R 16, S 44,
+#: pieces' honour in plies for a lone king against each piece (docs/rules.md 2.6.2: R 16, S 44,
 #: N and M 64 moves)
 HONOUR_PLIES = {"R": 32, "S": 88, "N": 128, "M": 128, "MM": 64, "RN": 32}
 

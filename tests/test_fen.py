@@ -1,4 +1,4 @@
-"""FEN reading and writing (RULES.md 2.6.3 and issue 2 item 5/7): exactly Fairy-Stockfish's
+"""FEN reading and writing (docs/rules.md 2.6.3 and issue 2 item 5/7): exactly Fairy-Stockfish's
 format, the same accept/reject decisions as its ``validate_fen``, and clear typed errors."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ REJECTED = [
 
 # Accepted by Fairy-Stockfish's validate_fen but rejected by kradan on purpose (see fen.py)
 KRADAN_STRICTER = [
-    (B + " w - 128 0 1", "unpromoted pawns"),  # RULES.md 2.6.2: no count with pawns
+    (B + " w - 128 0 1", "unpromoted pawns"),  # docs/rules.md 2.6.2: no count with pawns
     ("8/8/4k3/8/1R6/8/8/3K1N1R b - 17 10 41", "counting limit 17"),
     ("8/8/4k3/8/1R6/8/8/3K1N1R b - 100 10 41", "counting limit 100"),
     ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN w - - 0 1", "has 7 squares"),
@@ -107,7 +107,7 @@ def test_promoted_mets_are_read_and_written_on_request() -> None:
 
 
 def test_counting_fields_round_trip_through_moves() -> None:
-    """RULES.md 2.6.2, example: pieces' honour after a capture leaves a lone king."""
+    """docs/rules.md 2.6.2, example: pieces' honour after a capture leaves a lone king."""
     board = Board("8/8/4k3/8/1r6/8/8/R2K1N1R w - - 0 40")
     for uci in ("a1a4", "e6e5", "a4b4"):
         board.push_uci(uci)

@@ -1,4 +1,4 @@
-"""End of game (RULES.md 2.4-2.7, 3.3-3.4, 4, 5.5-5.6; conflicts C1-C16): the seeds' worked
+"""End of game (docs/rules.md 2.4-2.7, 3.3-3.4, 4, 5.5-5.6; conflicts C1-C16): the seeds' worked
 examples, Fairy-Stockfish's counting and every end-of-game option in both settings."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_checkmate_rule_2_4() -> None:
 
 
 def test_mate_beats_an_expired_count() -> None:
-    """RULES.md 2.6.2: the draw comes when the count passes the limit, unless it is mate."""
+    """docs/rules.md 2.6.2: the draw comes when the count passes the limit, unless it is mate."""
     board = Board("k7/2K5/8/8/8/8/R7/8 b - 32 40 1")
     assert board.is_counting_limit()
     assert board.outcome() == Outcome(Termination.CHECKMATE, WHITE)
@@ -65,7 +65,7 @@ def test_stalemate_options(rule: str, expected: Outcome, result: str) -> None:
     assert board.outcome() == expected and board.result() == result
 
 
-# --- Kar Ouk (RULES.md 4) -------------------------------------------------------------------------
+# --- Kar Ouk (docs/rules.md 4) --------------------------------------------------------------------
 
 
 def test_first_check_wins_in_kar_ouk() -> None:
@@ -75,7 +75,7 @@ def test_first_check_wins_in_kar_ouk() -> None:
     assert same.outcome() is None  # in Ouk a check is only a check
 
 
-# --- automatic counting (RULES.md 2.6.2)
+# --- automatic counting (docs/rules.md 2.6.2)
 
 
 def test_two_rooks_and_a_knight_give_three_moves() -> None:
@@ -123,7 +123,7 @@ def test_precedence_khon_and_two_knights(precedence: str, limit: int, moves: int
 def test_a_capture_that_leaves_a_lone_king_reads_the_precedence(
     counting: str, precedence: str, limit: int
 ) -> None:
-    """RULES.md 2.6.2, 2.6.4, C6: White's knight takes Black's last piece, leaving a khon and
+    """docs/rules.md 2.6.2, 2.6.4, C6: White's knight takes Black's last piece, leaving a khon and
     two knights: 32 moves by the smallest line (pyffish: ``… b - 64 10 1``), 44 read khon
     first, from the 5 pieces on the board, the same when counts are declared."""
     board = Board(
@@ -139,7 +139,7 @@ def test_a_capture_that_leaves_a_lone_king_reads_the_precedence(
 def test_a_lone_king_taking_the_last_pawn_beside_a_knight_counts_its_capture(
     counting: str,
 ) -> None:
-    """RULES.md 2.6.2: the lone king's capture of the last pawn is its first counted move, with
+    """docs/rules.md 2.6.2: the lone king's capture of the last pawn is its first counted move, with
     no pawn left and a knight beside the king (pyffish: ``… w - 128 5 2``)."""
     board = play(Board("8/8/8/4k3/4P3/8/8/N2K4 b - - 0 1", counting=counting), "e5e4")
     assert board.fen() == "8/8/8/8/4k3/8/8/N2K4 w - 128 5 2"
@@ -147,7 +147,7 @@ def test_a_lone_king_taking_the_last_pawn_beside_a_knight_counts_its_capture(
 
 @pytest.mark.parametrize("counting", ["auto", "declared"])
 def test_black_taking_whites_last_piece_starts_whites_count(counting: str) -> None:
-    """RULES.md 2.6.2, 2.6.4, colours reversed: Black's rook takes White's, White's lone king
+    """docs/rules.md 2.6.2, 2.6.4, colours reversed: Black's rook takes White's, White's lone king
     counts from 3 with 16 moves (pyffish: ``3k4/8/8/r7/8/8/8/4K3 w - 32 6 2``)."""
     board = play(Board("r2k4/8/8/R7/8/8/8/4K3 b - - 0 1", counting=counting), "a8a5")
     assert board.fen() == "3k4/8/8/r7/8/8/8/4K3 w - 32 6 2"
@@ -157,7 +157,7 @@ def test_black_taking_whites_last_piece_starts_whites_count(counting: str) -> No
 
 @pytest.mark.parametrize("counting", ["auto", "declared"])
 def test_two_bare_kings_start_no_count(counting: str) -> None:
-    """RULES.md 2.6.4: pieces' honour needs a stronger side; when a capture leaves two bare
+    """docs/rules.md 2.6.4: pieces' honour needs a stronger side; when a capture leaves two bare
     kings no count starts (the game is drawn by material)."""
     board = play(Board("8/8/8/8/8/8/kR6/4K3 b - - 0 1", counting=counting), "a2b2")
     assert board.counting_state() is None
@@ -166,7 +166,7 @@ def test_two_bare_kings_start_no_count(counting: str) -> None:
 
 
 def test_board_honour_starts_by_itself_when_the_last_pawn_goes() -> None:
-    """RULES.md 2.6.2: promotion of the last pawn starts board's honour, 128 plies."""
+    """docs/rules.md 2.6.2: promotion of the last pawn starts board's honour, 128 plies."""
     board = play(Board("3k4/2m5/8/4MP2/3KS3/8/8/8 w - - 0 1"), "f5f6m")
     assert board.fen() == "3k4/2m5/5M2/4M3/3KS3/8/8/8 b - 128 0 1"
     state = board.counting_state()
@@ -178,7 +178,7 @@ def test_lone_king_capturing_a_piece_does_not_restart_the_count() -> None:
     assert board.fen() == "8/8/8/8/3k4/8/8/R2K4 w - 32 11 51"
 
 
-# --- Cambodian and ASEAN counting (RULES.md 3.3, 5.6; C9, C11)
+# --- Cambodian and ASEAN counting (docs/rules.md 3.3, 5.6; C9, C11)
 
 
 @pytest.mark.parametrize(
@@ -229,8 +229,8 @@ def test_sittuyin_counting(white: str, counting: str, fen_end: str) -> None:
 
 
 def test_taking_the_last_pawn_turns_boards_honour_into_pieces_honour() -> None:
-    """RULES.md 3.3 items 1-2: Black, king and pawn, is counted for board's honour with the pawn
-    on the board; when White takes the pawn, pieces' honour (two rooks, 7 moves) replaces it,
+    """docs/rules.md 3.3 items 1-2: Black, king and pawn, is counted for board's honour with the
+    pawn on the board; when White takes the pawn, pieces' honour (two rooks, 7 moves) replaces it,
     from the 4 pieces (pyffish: ``5k2/4R3/8/8/8/8/8/R2K4 b - 14 8 2``)."""
     board = play(Board("4k3/4p3/8/8/8/8/3R4/R2K4 w - - 0 1", variant="cambodian"), "d2d7 e8f8")
     assert board.fen().endswith(" w - 126 1 2")
@@ -238,7 +238,7 @@ def test_taking_the_last_pawn_turns_boards_honour_into_pieces_honour() -> None:
     assert board.fen() == "5k2/4R3/8/8/8/8/8/R2K4 b - 14 8 2"
 
 
-# --- declared counting (RULES.md 2.6.4)
+# --- declared counting (docs/rules.md 2.6.4)
 
 COUNTER_MATES = "k6m/2K5/8/8/8/8/7R/8 w - - 0 1"
 
@@ -375,7 +375,7 @@ def test_declared_only_options_need_declared_mode() -> None:
         Board(pieces_count_optional=True)
 
 
-# --- repetition and perpetual check (RULES.md 2.5, C2)
+# --- repetition and perpetual check (docs/rules.md 2.5, C2)
 
 KNIGHT_PERPETUAL = "5r1k/5nnr/8/4N3/8/8/P7/K7 w - - 0 1"
 PERPETUAL_MOVES = ["e5g6", "h8g8", "g6e7", "g8h8", "e7g6", "h8g8", "g6e7", "g8h8", "e7g6"]
@@ -467,7 +467,7 @@ def test_repetition_count_option() -> None:
     assert not play(Board(KNIGHT_PERPETUAL), " ".join(PERPETUAL_MOVES[:5])).can_claim_draw()
 
 
-# --- material (RULES.md 2.7, C16)
+# --- material (docs/rules.md 2.7, C16)
 
 
 @pytest.mark.parametrize(
@@ -599,12 +599,12 @@ def test_doubled_pawns_are_not_a_connected_pair() -> None:
     assert not Board("7k/8/7p/8/8/1P3P2/1P6/K7 w - - 0 1").is_korean_material_draw()
 
 
-# --- Sittuyin (RULES.md 5.5-5.6)
+# --- Sittuyin (docs/rules.md 5.5-5.6)
 
 
 @pytest.mark.parametrize("counting", ["seed", "seed_literal", "asean"])
 def test_two_bare_kings_start_no_sittuyin_count(counting: str) -> None:
-    """RULES.md 5.6: every Sittuyin count is for a lone king against more; when a capture
+    """docs/rules.md 5.6: every Sittuyin count is for a lone king against more; when a capture
     leaves two bare kings none starts."""
     board = Board("8/8/8/8/8/8/kR6/4K3[] b - - 0 1", variant="sittuyin", sittuyin_counting=counting)
     board.push_uci("a2b2")
@@ -641,7 +641,7 @@ def test_a_promotion_only_draw_needs_the_pawn_to_be_alone() -> None:
 
 def test_a_side_in_check_has_no_promotion_only_draw() -> None:
     # the last pawn may promote anywhere: both of White's moves are promotions that block the
-    # rook's check, and a side in check is not drawn by this rule (RULES.md 5.5)
+    # rook's check, and a side in check is not drawn by this rule (docs/rules.md 5.5)
     fen = "7K/r7/5nP1/8/8/8/8/k6r[] w - - 0 1"
     board = Board(fen, variant="sittuyin", promotion_only_draw=True)
     assert board.is_check() and sorted(m.uci() for m in board.legal_moves) == ["g6h5f", "g6h7f"]

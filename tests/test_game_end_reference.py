@@ -1,6 +1,7 @@
 """Game-end verdicts against Fairy-Stockfish (reference/README.md): ``immediate_end``,
 ``optional_end`` and ``insufficient`` for every reference position, replaying
-``moves_from_start`` so that repetitions count; and spec_positions.json (RULES.md section 9)."""
+``moves_from_start`` so that repetitions count; and spec_positions.json (docs/rules.md section
+9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``Move`` and its UCI form (RULES.md 1, "Move strings")."""
+"""``Move`` and its UCI form (docs/rules.md 1, "Move strings")."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from kradan.players import KradanPlayer
 
 from .protocol_session import Session
 
-# --- 1. RULES.md 2.6.4 (declared mode) and Decision 8: pieces' honour as automatic counting ----
+# --- 1. docs/rules.md 2.6.4 (declared mode) and Decision 8: pieces' honour as automatic counting --
 
 LONE_AFTER_CAPTURE = "8/8/8/4k3/4P3/8/8/R2K4 b - - 0 1"  # Kxe4 leaves Black's king alone
 
@@ -91,7 +91,7 @@ STALEMATE_TRAP = "8/8/8/8/8/8/8/k1KR4 w - - 0 1"  # d1d2 stalemates Black
 
 
 def test_the_search_never_plays_a_stalemate_that_loses() -> None:
-    """RULES.md 2.4, ``stalemate="stalemater_loses"``: Rd2 stalemates and so loses; the search
+    """docs/rules.md 2.4, ``stalemate="stalemater_loses"``: Rd2 stalemates and so loses; the search
     at depth 4 picks another move, and scores Rd2 as lost (a draw under the default rule)."""
     board = Board(STALEMATE_TRAP, stalemate="stalemater_loses")
     assert Searcher().best_move(board, Limit(depth=4)).move.uci() != "d1d2"  # type: ignore[union-attr]

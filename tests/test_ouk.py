@@ -1,4 +1,5 @@
-"""Ouk Chatrang (RULES.md 3) and Kar Ouk (RULES.md 4): gates, leaps and their options (C10)."""
+"""Ouk Chatrang (docs/rules.md 3) and Kar Ouk (docs/rules.md 4): gates, leaps and their options
+(C10)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def ucis(board: Board) -> set[str]:
 
 
 def test_start_position_and_aliases() -> None:
-    """RULES.md 3.1-3.2: 25 moves, two of them king leaps."""
+    """docs/rules.md 3.1-3.2: 25 moves, two of them king leaps."""
     for name in ("cambodian", "ouk", "Ouk Chatrang", "ouk_chaktrang"):
         board = Board(variant=name)
         assert board.fen() == START
@@ -24,7 +25,7 @@ def test_start_position_and_aliases() -> None:
 
 
 def test_king_leap_only_to_empty_forward_knight_squares_and_not_in_check() -> None:
-    """RULES.md 3.2: the leap needs the gate, an empty target, and no check (CB5)."""
+    """docs/rules.md 3.2: the leap needs the gate, an empty target, and no check (CB5)."""
     assert {"d1b2", "d1f2"} <= ucis(Board(E_PAWN_UP, variant="cambodian"))
     blocked = Board("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1N6/R1SKMSNR w DEde - 0 1", variant="ouk")
     assert "d1b2" not in ucis(blocked) and "d1f2" in ucis(blocked)
@@ -35,7 +36,7 @@ def test_king_leap_only_to_empty_forward_knight_squares_and_not_in_check() -> No
 
 
 def test_leap_right_survives_a_parried_check() -> None:
-    """RULES.md 3.2: only moving the king or the rook rule removes the right."""
+    """docs/rules.md 3.2: only moving the king or the rook rule removes the right."""
     board = Board("rnsmk1nr/8/pppppppp/8/8/PPPPPPPP/2s5/RNSKMSNR w DEde - 0 1", variant="ouk")
     board.push_uci("c1c2")  # the khon takes the checking khon
     board.push_uci("a6a5")
@@ -43,7 +44,7 @@ def test_leap_right_survives_a_parried_check() -> None:
 
 
 def test_met_leap_jumps_and_needs_an_empty_target() -> None:
-    """RULES.md 3.2: e1e3 over an occupied e2, never onto a piece."""
+    """docs/rules.md 3.2: e1e3 over an occupied e2, never onto a piece."""
     board = Board(E_PAWN_UP, variant="ouk")
     assert "e1e3" in ucis(board)
     over_knight = Board(
@@ -72,7 +73,7 @@ def test_rights_are_lost_when_the_piece_moves_or_is_captured() -> None:
 
 
 def test_enemy_rook_on_the_kings_file_cancels_the_leap() -> None:
-    """RULES.md 3.1: an x-ray test; CB4."""
+    """docs/rules.md 3.1: an x-ray test; CB4."""
     board = Board("rnsmk1nr/4s3/pppppppp/8/8/PPPPPPPP/R7/1NSKMSNR w DEde - 2 2", variant="ouk")
     board.push_uci("a2e2")
     assert board.fen() == "rnsmk1nr/4s3/pppppppp/8/8/PPPPPPPP/4R3/1NSKMSNR b DEd - 3 2"
@@ -134,7 +135,7 @@ def test_gate_field_is_read_as_fairy_stockfish_reads_it() -> None:
 
 
 def test_kar_ouk_first_check_ends_the_game() -> None:
-    """RULES.md 4: the checking move uses the mover's check; then nothing is legal (KO3)."""
+    """docs/rules.md 4: the checking move uses the mover's check; then nothing is legal (KO3)."""
     board = Board("4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1", variant="karouk")
     board.push_uci("a1a8")
     assert board.fen() == "R3k3/8/8/8/8/8/8/4K3 b - 30 0+1 6 1"
@@ -155,7 +156,7 @@ def test_kar_ouk_check_field() -> None:
 
 
 def test_kar_ouk_perft_stops_at_checks() -> None:
-    """RULES.md 4, KO2: the same FEN counts fewer leaves in karouk than in cambodian."""
+    """docs/rules.md 4, KO2: the same FEN counts fewer leaves in karouk than in cambodian."""
     fen = "rn1mksnr/3s4/pppppppp/8/4N3/PPPPPPPP/8/R1SKMSNR b DEde - 3 2"
     assert Board(fen, variant="karouk").perft(3) == 12444
     assert Board(fen, variant="cambodian").perft(3) == 12546

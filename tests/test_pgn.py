@@ -98,7 +98,7 @@ def test_variations_comments_and_nags_round_trip(name: str) -> None:
 
 
 def test_counting_declarations_and_stops_round_trip() -> None:
-    """RULES.md 2.6.4: declared counts are recorded in the game and replayed on reading."""
+    """docs/rules.md 2.6.4: declared counts are recorded in the game and replayed on reading."""
     board = Board("8/8/4k3/8/8/3RK3/8/6m1 w - - 0 1", counting="declared")
     board.push_san("Rd4")
     board.declare_count()  # Black, with a lone met left, starts board's honour

@@ -1,4 +1,4 @@
-"""Squares and pieces: absolute coordinates, a1 = 0 (RULES.md 1, DESIGN.md)."""
+"""Squares and pieces: absolute coordinates, a1 = 0 (docs/rules.md 1, DESIGN.md)."""
 
 from __future__ import annotations
 

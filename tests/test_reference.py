@@ -1,6 +1,6 @@
 """Every reference position (reference/README.md) must match Fairy-Stockfish: legal move set,
 SAN set, checking moves, perft at each listed depth, and the FEN reached by replaying
-``moves_from_start``. Rules: RULES.md 2 (makruk), 3 (cambodian), 4 (karouk), 5 (sittuyin)."""
+``moves_from_start``. Rules: docs/rules.md 2 (makruk), 3 (cambodian), 4 (karouk), 5 (sittuyin)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_perft_depth_4(variant: str, row: dict) -> None:
 @pytest.mark.parametrize(("variant", "row"), ROWS, ids=IDS)
 def test_replaying_the_game_reaches_the_fen(variant: str, row: dict) -> None:
     """Make/unmake, promotions, gates, drops, check counts and the automatic count
-    (RULES.md 2.6.2, 3.3, 5.6) along a whole game."""
+    (docs/rules.md 2.6.2, 3.3, 5.6) along a whole game."""
     board = Board(variant=variant)
     for uci in row["moves_from_start"]:
         board.push_uci(uci)
@@ -56,7 +56,7 @@ def test_replaying_the_game_reaches_the_fen(variant: str, row: dict) -> None:
 
 @pytest.mark.parametrize("row", SPEC, ids=[row_id(r) for r in SPEC])
 def test_spec_positions(row: dict) -> None:
-    """RULES.md section 9: the hand-picked positions."""
+    """docs/rules.md section 9: the hand-picked positions."""
     board = Board(row["fen"], variant=row["variant"])
     assert sorted(m.uci() for m in board.legal_moves) == sorted(row["legal_moves_d1"])
     for depth in (1, 2, 3):

@@ -1,4 +1,4 @@
-"""RULES.md Decisions 8-10 and the options section 8 marks "added" (issue 13): the seed's
+"""docs/rules.md Decisions 8-10 and the options section 8 marks "added" (issue 13): the seed's
 declared pieces' honour, every reading of the seeds as an option (each tested for each setting),
 and Alquerque positions without pieces."""
 
@@ -88,7 +88,7 @@ def test_the_search_finds_the_mate_on_the_last_move_the_count_allows(counting: s
     assert found.info is not None and found.info.score.mate == 1
 
 
-# --- Decision 9: board_count_declarer (RULES.md 2.6.4, [S0]) --------------------------------------
+# --- Decision 9: board_count_declarer (docs/rules.md 2.6.4, [S0]) ---------------------------------
 
 # White has two rooks and a knight, Black a rook: no pawns, a piece on each side
 BOARD_COUNT = "8/8/4k3/8/1r6/8/8/R2K1N1R {} - - 0 40"
@@ -130,7 +130,7 @@ def test_with_equal_material_either_side_may_declare() -> None:
     ],
 )
 def test_material_points_tell_the_weaker_side(fen: str, points: tuple[int, int]) -> None:
-    """The usual reckoning: rook 5, knight and khon 3, met 2, pawn 1 (RULES.md 2.6.4)."""
+    """The usual reckoning: rook 5, knight and khon 3, met 2, pawn 1 (docs/rules.md 2.6.4)."""
     white, black = points
     for turn, mine, theirs in (("w", white, black), ("b", black, white)):
         board = Board(fen.format(turn), counting="declared", board_count_declarer="weaker")
@@ -143,7 +143,7 @@ def test_material_points_tell_the_weaker_side(fen: str, points: tuple[int, int])
 
 
 def test_declared_boards_honour_is_drawn_when_the_counter_completes_its_last_move() -> None:
-    # a 64-move count: the counter's 64th move is ply 127 (RULES.md 2.6.4, Decision 8)
+    # a 64-move count: the counter's 64th move is ply 127 (docs/rules.md 2.6.4, Decision 8)
     fen = "8/8/4k3/8/1r6/8/8/R2K1N1R w - 128 {} 40"
     assert Board(fen.format(126), counting="declared").outcome() is None
     drawn = Board(fen.format(127), counting="declared").outcome()
@@ -171,7 +171,7 @@ def test_a_white_lone_king_counts_pieces_honour() -> None:
     assert str(state) == "pieces' honour: White counts 1 of 8; Black has 8 moves left to mate"
 
 
-# --- Decision 9: stalemate="illegal" (RULES.md 2.4, C1) -------------------------------------------
+# --- Decision 9: stalemate="illegal" (docs/rules.md 2.4, C1) --------------------------------------
 
 # White's rook on d1 could go to d2 and stalemate the king on a1
 STALEMATE_TRAP = "8/8/8/8/8/8/8/k1KR4 w - - 0 1"
@@ -225,7 +225,7 @@ def test_the_search_never_plays_a_stalemating_move_under_the_option() -> None:
     assert found.move is not None and found.move.uci() != "d1d2"
 
 
-# --- Decision 9: sittuyin_counting="seed_literal" (RULES.md 5.6, [S4]) ---------------------------
+# --- Decision 9: sittuyin_counting="seed_literal" (docs/rules.md 5.6, [S4]) -----------------------
 
 # White's rook takes Black's last piece; White keeps a pawn on a3
 LONE_WITH_PAWNS = "8/8/4k3/8/1r6/P7/8/1R1K4[] w - - 0 40"
@@ -263,7 +263,7 @@ def test_the_literal_count_draws_when_the_moves_run_out() -> None:
     assert outcome is not None and outcome.termination is Termination.COUNTING_LIMIT
 
 
-# --- Decision 9: ouk_count_sooner (RULES.md 3.3 item 3; Fairy-Stockfish's test case) --------------
+# --- Decision 9: ouk_count_sooner (docs/rules.md 3.3 item 3; Fairy-Stockfish's test case) ---------
 
 SOONER = "8/2K3k1/5m2/4S1S1/8/8/8/8 w - 126 101 80"
 
@@ -295,7 +295,7 @@ def test_pieces_honour_replaces_a_board_count_that_would_end_later() -> None:
     ],
 )
 def test_board_honour_stays_only_when_it_ends_strictly_sooner(count_ply: int, fen_end: str) -> None:
-    """RULES.md 3.3 item 3: 126 replaces the pieces' limit when 126 - bhPly < limit - ply."""
+    """docs/rules.md 3.3 item 3: 126 replaces the pieces' limit when 126 - bhPly < limit - ply."""
     fen = SOONER.replace("126 101", f"126 {count_ply}")
     board = play(Board(fen, variant="cambodian", ouk_count_sooner=True), "e5f6")
     assert board.fen() == "8/2K3k1/5S2/6S1/8/8/8/8 " + fen_end

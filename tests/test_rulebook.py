@@ -120,7 +120,7 @@ def test_every_picture_is_shown_in_the_rule_book() -> None:
 
 def _cited_sections() -> set[str]:
     """Every section number the code, the tests and the other documents cite, e.g. "2.6.1"
-    from "RULES.md 2.6.1" or "docs/rules.md 2.4-2.7, 3.3"."""
+    from "docs/rules.md 2.6.1" or "docs/rules.md 2.4-2.7, 3.3"."""
     places = [ROOT / "src", ROOT / "tests", ROOT / "fuzz", ROOT / "benchmarks", ROOT / "docs"]
     paths = [path for place in places for path in place.rglob("*") if path.suffix in (".py", ".md")]
     cited = set()

@@ -117,7 +117,7 @@ def test_san_of_an_illegal_move_raises() -> None:
 
 
 def test_drops_parse_in_latin_thai_and_long_thai() -> None:
-    """RULES.md 5.2 (Sittuyin's setup): a drop is read as ``N@a1``, ``ม@ก๑`` and the long Thai
+    """docs/rules.md 5.2 (Sittuyin's setup): a drop is read as ``N@a1``, ``ม@ก๑`` and the long Thai
     ``ม @ก๑``, and a drop that is not legal is an illegal move, not a mystery."""
     board = Board(variant="sittuyin")
     for text in ("N@a1", "ม@ก๑", "ม @ก๑"):
@@ -143,7 +143,7 @@ def test_an_illegal_move_in_thai_letters_is_illegal_not_invalid() -> None:
 
 
 def test_a_sittuyin_promotion_needs_its_letter() -> None:
-    """RULES.md 5.5: in Sittuyin promotion is a move of its own, so a pawn's diagonal step
+    """docs/rules.md 5.5: in Sittuyin promotion is a move of its own, so a pawn's diagonal step
     without ``=F`` is no move at all (only Makruk's forced promotion may leave it out)."""
     board = Board("k7/8/8/4P3/8/8/8/7K w - - 0 40", variant="sittuyin")
     assert board.parse_san("e5d4=F").uci() == "e5d4f"
@@ -155,7 +155,7 @@ def test_a_sittuyin_promotion_needs_its_letter() -> None:
 
 def test_long_thai_san_spells_the_piece_and_both_squares() -> None:
     """Long Thai notation: the piece's letter, a space, then both squares (as Fairy-Stockfish's
-    THAI_LAN writes them), for a move and for a sutra's pawn step (RULES.md 2.8)."""
+    THAI_LAN writes them), for a move and for a sutra's pawn step (docs/rules.md 2.8)."""
     board = Board()
     assert board.san(board.parse_uci("b1d2"), "thai_lan") == "ม ข๑-ง๒"
     assert board.san(board.parse_uci("e3e4"), "thai_lan") == "บ จ๓-จ๔"  # the pawn is named

@@ -1,4 +1,4 @@
-"""Sittuyin (RULES.md 5): the setup phase as drops, the screened setup, and promotion."""
+"""Sittuyin (docs/rules.md 5): the setup phase as drops, the screened setup, and promotion."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def ucis(board: Board) -> set[str]:
 
 
 def test_start_position_hand_and_aliases() -> None:
-    """RULES.md 5.2: the pieces start in hand; FSF writes the hand K, S, F, R, N per side."""
+    """docs/rules.md 5.2: the pieces start in hand; FSF writes the hand K, S, F, R, N per side."""
     for name in ("sittuyin", "burmese", "Burmese chess"):
         assert Board(variant=name).fen() == START
     board = Board(variant="sittuyin")
@@ -52,7 +52,7 @@ def test_start_position_hand_and_aliases() -> None:
 
 
 def test_setup_is_a_sequence_of_drops() -> None:
-    """RULES.md 5.3: 4 piece types x 20 squares + 8 rook squares; every move is a drop."""
+    """docs/rules.md 5.3: 4 piece types x 20 squares + 8 rook squares; every move is a drop."""
     board = Board(variant="sittuyin")
     moves = list(board.legal_moves)
     assert len(moves) == 88 and all(m.drop is not None for m in moves)
@@ -78,7 +78,7 @@ def test_a_fen_without_a_hand_is_a_finished_setup() -> None:
 
 
 def test_pawns_do_not_promote_by_moving() -> None:
-    """RULES.md 5.4: a pawn may walk to the last rank and stay a pawn there."""
+    """docs/rules.md 5.4: a pawn may walk to the last rank and stay a pawn there."""
     board = Board("k7/4P3/8/8/8/8/8/K7[] w - - 0 1", variant="sittuyin")
     assert "e7e8" in ucis(board)
     board.push_uci("e7e8")
@@ -86,7 +86,7 @@ def test_pawns_do_not_promote_by_moving() -> None:
 
 
 def test_promotion_in_place_or_one_diagonal_step() -> None:
-    """RULES.md 5.5 (ST7): a last pawn promotes anywhere, in place or diagonally."""
+    """docs/rules.md 5.5 (ST7): a last pawn promotes anywhere, in place or diagonally."""
     board = Board("4k3/8/8/8/8/8/P7/4K3[] w - - 0 1", variant="sittuyin")
     assert {m.uci() for m in board.legal_moves if m.promotion} == {"a2a2f", "a2b1f", "a2b3f"}
     move = board.parse_uci("a2a2f")
@@ -121,7 +121,7 @@ def test_promotion_may_not_uncover_a_check_along_a_rank() -> None:
     ],
 )
 def test_a_drop_in_check_must_block(fen: str, blocks: set[str]) -> None:
-    """RULES.md 5.2: a setup drop is a move; in check only a drop between king and rook."""
+    """docs/rules.md 5.2: a setup drop is a move; in check only a drop between king and rook."""
     board = Board(fen, variant="sittuyin")
     assert board.is_check()
     assert {m.uci() for m in board.legal_moves} == blocks

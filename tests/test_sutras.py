@@ -1,4 +1,5 @@
-"""The Makruk sutras and the tilted-boats handicap (RULES.md 2.8): options, all off by default."""
+"""The Makruk sutras and the tilted-boats handicap (docs/rules.md 2.8): options, all off by
+default."""
 
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def test_perft_with_sutras_counts_them() -> None:
 
 
 def test_takhen_rua_handicap() -> None:
-    """RULES.md 2.8: rooks replaced by mets; Fairy-Stockfish gives 23 moves for both gone."""
+    """docs/rules.md 2.8: rooks replaced by mets; Fairy-Stockfish gives 23 moves for both gone."""
     both = Board(takhen_rua=("a1", "h1"))
     assert both.fen() == "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/MNSKMSNM w - - 0 1"
     assert both.legal_moves.count() == 23

@@ -1,4 +1,4 @@
-"""Sittuyin's screened setup in ``kradan serve`` (RULES.md 5.3): each seat hands in its whole
+"""Sittuyin's screened setup in ``kradan serve`` (docs/rules.md 5.3): each seat hands in its whole
 camp with ``POST /api/games/{id}/setup`` or a ``setup`` socket message; nobody sees one side's
 arrangement until both are in; each arrangement is stored before it is acknowledged and
 replayed when the server starts again; the engine hands in one of the library's presets."""

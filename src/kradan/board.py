@@ -45,7 +45,7 @@ class Board(GameEndQueries, CountingActions, SetupActions, KernelView):
 
     :param fen: the position; the variant's start position when ``None``.
     :param variant: a :class:`~kradan.variants.Variant` or a name such as ``"makruk"``.
-    :param options: rule options of RULES.md section 8, e.g. ``sut_met=True``.
+    :param options: rule options of docs/rules.md section 8, e.g. ``sut_met=True``.
     :raises InvalidFenError: for a malformed or impossible FEN.
     :raises VariantError: for an unknown variant name or option.
     """

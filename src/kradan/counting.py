@@ -5,10 +5,10 @@ Fairy-Stockfish writes them). The side that counts is the one to move on even pl
 starts at ply 0 (board's honour) or 2N (pieces' honour, N pieces on the board) with that side to
 move, or at 2N - 1 when its own capture began it.
 
-* ``counting="auto"`` (default, RULES.md 2.6.2): counts start by themselves; the game is drawn
+* ``counting="auto"`` (default, docs/rules.md 2.6.2): counts start by themselves; the game is drawn
   once the count passes the limit, unless that move mates.
-* ``counting="declared"`` (RULES.md 2.6.4): a player declares board's honour on its turn and may
-  stop it; it counts its own moves from 0 and the game is drawn when it completes move 64. A
+* ``counting="declared"`` (docs/rules.md 2.6.4): a player declares board's honour on its turn and
+  may stop it; it counts its own moves from 0 and the game is drawn when it completes move 64. A
   mate by the counter while it counts is a draw (with ``board_count_declarer="weaker"`` only
   the side with less material may declare it). Pieces' honour starts at N when a lone king
   arises with no pawn left (or when declared, with ``pieces_count_optional``), and the stronger
@@ -143,7 +143,7 @@ def _pieces(board: Board, color: Color) -> list[int]:
 
 
 def declaration(board: Board) -> tuple[CountAction, bool]:
-    """The count the side to move may declare now (declared mode only; RULES.md 2.6.4), and
+    """The count the side to move may declare now (declared mode only; docs/rules.md 2.6.4), and
     whether it is pieces' honour (a lone king's) rather than board's honour. The board applies
     it (:meth:`kradan.Board.declare_count`).
 
@@ -161,7 +161,7 @@ def declaration(board: Board) -> tuple[CountAction, bool]:
     mine, theirs = _pieces(board, me), _pieces(board, other)
     if PAWN in mine or PAWN in theirs:
         raise CountingError(
-            "no count may be declared while unpromoted pawns remain (RULES.md 2.6.4)"
+            "no count may be declared while unpromoted pawns remain (docs/rules.md 2.6.4)"
         )
     limit, _ = _fields(board)
     lone = mine == [KING]
@@ -196,7 +196,7 @@ def _points(pieces: list[int]) -> int:
 
 
 def stop(board: Board) -> CountAction:
-    """The counter's stop of its board's-honour count on its turn (declared mode; RULES.md
+    """The counter's stop of its board's-honour count on its turn (declared mode; docs/rules.md
     2.6.4). The board applies it (:meth:`kradan.Board.stop_count`).
 
     :raises CountingError: when no count runs, the side to move is not the counter, or the count
@@ -212,5 +212,5 @@ def stop(board: Board) -> CountAction:
             f"only the counter ({COLOR_NAMES[state.counting_side]}) may stop the count, on its turn"
         )
     if state.honour == PIECES_HONOUR:
-        raise CountingError("pieces' honour cannot be stopped (RULES.md 2.6.4, [S2])")
+        raise CountingError("pieces' honour cannot be stopped (docs/rules.md 2.6.4, [S2])")
     return CountAction("stop", board.turn)

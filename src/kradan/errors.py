@@ -33,7 +33,7 @@ class AmbiguousMoveError(KradanError, ValueError):
 
 
 class CountingError(KradanError, ValueError):
-    """A count declared or stopped against the counting rules (RULES.md 2.6.4)."""
+    """A count declared or stopped against the counting rules (docs/rules.md 2.6.4)."""
 
 
 class InvalidSetupError(KradanError, ValueError):

@@ -1,4 +1,4 @@
-"""Deciding how a game ends (RULES.md 2.4-2.7, 3.3-3.4, 4, 5.5-5.6; conflicts C1-C16).
+"""Deciding how a game ends (docs/rules.md 2.4-2.7, 3.3-3.4, 4, 5.5-5.6; conflicts C1-C16).
 
 These functions read a board; none of them touches move generation, so perft and search keep
 their speed. ``outcome`` orders the rules so that a mate always beats a draw rule that would
@@ -57,7 +57,7 @@ def is_n_move_rule(board: Board) -> bool:
 
 
 def is_promotion_only_draw(board: Board) -> bool:
-    """Sittuyin (RULES.md 5.5): king and one pawn, not in check, and every move a promotion."""
+    """Sittuyin (docs/rules.md 5.5): king and one pawn, not in check, and every move a promotion."""
     variant = board.variant
     if variant.promotion is not PromotionRule.SEPARATE_MOVE or not variant.promotion_only_draw:
         return False

@@ -1,4 +1,4 @@
-"""Material rules of RULES.md 2.7: Fairy-Stockfish's dead-position test and the Korean table.
+"""Material rules of docs/rules.md 2.7: Fairy-Stockfish's dead-position test and the Korean table.
 
 Both read only the pieces on the board (and in hand), so they work on any board of the family.
 """
@@ -23,7 +23,7 @@ def _is_dark(square: int) -> bool:
 
 
 def has_insufficient_material(board: Board, color: Color) -> bool:
-    """Whether ``color`` cannot possibly mate, by Fairy-Stockfish's rules (RULES.md 2.7).
+    """Whether ``color`` cannot possibly mate, by Fairy-Stockfish's rules (docs/rules.md 2.7).
 
     A rook or khon always suffices. Mets suffice when the mets on the board stand on both square
     colours or when any other piece besides the kings is on the board; knights and pawns need
@@ -49,7 +49,7 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
     return not (needs_helper and (len(others) >= 2 or lenient))
 
 
-# --- the Korean table (RULES.md 2.7, [S1]) ------------------------------------------------------
+# --- the Korean table (docs/rules.md 2.7, [S1]) ---------------------------------------------------
 
 
 def _pawn_groups_ok(files: list[int], rule: str) -> bool:

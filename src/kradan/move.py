@@ -34,7 +34,7 @@ class Move(MoveBase):
 
     For a drop, ``from_square == to_square`` (as in python-chess) and ``drop`` is the piece type.
     A Makruk sutra moves two pieces: ``pawn_step`` is the pawn's step, played first, and the
-    move itself takes a piece onto the square the pawn left (RULES.md 2.8).
+    move itself takes a piece onto the square the pawn left (docs/rules.md 2.8).
     """
 
     from_square: Square

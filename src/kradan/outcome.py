@@ -9,7 +9,7 @@ from .pieces import Color
 
 
 class Termination(Enum):
-    """Every way a game can end (RULES.md 2.4-2.7, 3.3, 4, 5.5-5.6, 6.5)."""
+    """Every way a game can end (docs/rules.md 2.4-2.7, 3.3, 4, 5.5-5.6, 6.5)."""
 
     CHECKMATE = "checkmate"
     #: no legal move and not in check; a draw, or a loss for the stalemater with that option

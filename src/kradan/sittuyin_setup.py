@@ -1,4 +1,4 @@
-"""Sittuyin's screened setup (RULES.md 5.3, conflict C12).
+"""Sittuyin's screened setup (docs/rules.md 5.3, conflict C12).
 
 Over the board each player arranges king, sit-ke, sins, horses and chariots behind a screen. Here
 each side submits its whole arrangement; once both are in, they are replayed as alternating drops
@@ -34,7 +34,7 @@ DROP_ORDER: tuple[PieceType, ...] = (KING, FERZ, KHON, KNIGHT, ROOK)
 
 #: named arrangements, written for White (Black's is the mirror image across the middle)
 PRESETS: dict[str, dict[str, str]] = {
-    # the arrangement of Fairy-Stockfish's example game (RULES.md 5.3)
+    # the arrangement of Fairy-Stockfish's example game (docs/rules.md 5.3)
     "standard": {
         "e2": "K", "d2": "F", "c1": "S", "f1": "S", "b2": "N", "g2": "N", "a1": "R", "h1": "R",
     },

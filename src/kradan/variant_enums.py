@@ -11,7 +11,7 @@ from enum import StrEnum
 
 
 class PromotionRule(StrEnum):
-    """How pawns promote (RULES.md 2.3, 5.5)."""
+    """How pawns promote (docs/rules.md 2.3, 5.5)."""
 
     NONE = "none"
     #: a pawn entering the promotion region becomes ``promoted_type`` in the same move (Makruk)
@@ -21,7 +21,7 @@ class PromotionRule(StrEnum):
 
 
 class GateRule(StrEnum):
-    """First-move rights kept in FEN field 3 (RULES.md 2.8, 3.1-3.2)."""
+    """First-move rights kept in FEN field 3 (docs/rules.md 2.8, 3.1-3.2)."""
 
     NONE = "none"
     #: the unmoved king may leap to a knight square on the rank ahead, the met two squares ahead
@@ -29,7 +29,7 @@ class GateRule(StrEnum):
 
 
 class SetupRule(StrEnum):
-    """How the pieces reach the board (RULES.md 5.3)."""
+    """How the pieces reach the board (docs/rules.md 5.3)."""
 
     #: the game starts from ``start_fen`` with every piece on the board
     FIXED = "fixed"
@@ -38,7 +38,7 @@ class SetupRule(StrEnum):
 
 
 class CountingRule(StrEnum):
-    """Which counting limits apply (RULES.md 2.6.2, 3.3, 5.6)."""
+    """Which counting limits apply (docs/rules.md 2.6.2, 3.3, 5.6)."""
 
     NONE = "none"
     MAKRUK = "makruk"
@@ -51,7 +51,7 @@ class CountingRule(StrEnum):
 
 
 class CountingMode(StrEnum):
-    """Who starts a count (RULES.md 2.6.2, 2.6.4, decision 3)."""
+    """Who starts a count (docs/rules.md 2.6.2, 2.6.4, decision 3)."""
 
     #: counts start and run by themselves, as in Fairy-Stockfish
     AUTO = "auto"
@@ -60,7 +60,7 @@ class CountingMode(StrEnum):
 
 
 class PiecesPrecedence(StrEnum):
-    """Which line of the pieces'-honour table applies when several do (RULES.md 2.6.1, C6)."""
+    """Which line of the pieces'-honour table applies when several do (docs/rules.md 2.6.1, C6)."""
 
     #: the smallest limit (Fairy-Stockfish, [S2]): khon + 2 knights gives 32
     LOWEST = "lowest"
@@ -69,14 +69,14 @@ class PiecesPrecedence(StrEnum):
 
 
 class OukCounting(StrEnum):
-    """Ouk's counting rule (RULES.md 3.3, C11)."""
+    """Ouk's counting rule (docs/rules.md 3.3, C11)."""
 
     CAMBODIAN = "cambodian"
     MAKRUK = "makruk"
 
 
 class SittuyinCounting(StrEnum):
-    """Sittuyin's counting rule (RULES.md 5.6, C9, Decision 9)."""
+    """Sittuyin's counting rule (docs/rules.md 5.6, C9, Decision 9)."""
 
     ASEAN = "asean"
     SEED = "seed"
@@ -85,7 +85,7 @@ class SittuyinCounting(StrEnum):
 
 
 class CountDeclarer(StrEnum):
-    """Who may declare board's honour in declared counting (RULES.md 2.6.4, Decision 9)."""
+    """Who may declare board's honour in declared counting (docs/rules.md 2.6.4, Decision 9)."""
 
     #: either side ([S1], [S2])
     EITHER = "either"
@@ -94,7 +94,7 @@ class CountDeclarer(StrEnum):
 
 
 class StalemateRule(StrEnum):
-    """What a stalemate means (RULES.md 2.4, C1)."""
+    """What a stalemate means (docs/rules.md 2.4, C1)."""
 
     DRAW = "draw"
     #: [S1] calls stalemating a foul: the side that stalemated loses
@@ -107,7 +107,7 @@ class StalemateRule(StrEnum):
 
 
 class PerpetualCheck(StrEnum):
-    """Repetition under perpetual check (RULES.md 2.5, C2)."""
+    """Repetition under perpetual check (docs/rules.md 2.5, C2)."""
 
     DRAW = "draw"
     #: a side that gave check in every position of the repeated cycle loses
@@ -115,7 +115,7 @@ class PerpetualCheck(StrEnum):
 
 
 class InsufficientMaterial(StrEnum):
-    """Fairy-Stockfish's dead-position test (RULES.md 2.7, C16)."""
+    """Fairy-Stockfish's dead-position test (docs/rules.md 2.7, C16)."""
 
     #: the game ends as a draw at once when neither side can possibly mate
     DEAD_POSITION = "dead_position"
@@ -123,7 +123,7 @@ class InsufficientMaterial(StrEnum):
 
 
 class KoreanDraws(StrEnum):
-    """The Korean table of material draws (RULES.md 2.7)."""
+    """The Korean table of material draws (docs/rules.md 2.7)."""
 
     OFF = "off"
     #: either player may claim a draw when the material matches a row
@@ -133,7 +133,7 @@ class KoreanDraws(StrEnum):
 
 
 class KingLeap(StrEnum):
-    """Where the Ouk king's first leap may go (RULES.md 3.2, C10)."""
+    """Where the Ouk king's first leap may go (docs/rules.md 3.2, C10)."""
 
     #: the two knight squares on the rank directly ahead (Fairy-Stockfish)
     FORWARD_RANK = "forward_rank"
@@ -142,7 +142,7 @@ class KingLeap(StrEnum):
 
 
 class MetLeap(StrEnum):
-    """How the Ouk met's first two-square move treats the square it passes (RULES.md 3.2)."""
+    """How the Ouk met's first two-square move treats the square it passes (docs/rules.md 3.2)."""
 
     #: it jumps: the square in between may be occupied (Fairy-Stockfish)
     JUMP = "jump"
@@ -151,7 +151,7 @@ class MetLeap(StrEnum):
 
 
 class SutraWindow(StrEnum):
-    """When the Makruk sutras may be played (RULES.md 2.8)."""
+    """When the Makruk sutras may be played (docs/rules.md 2.8)."""
 
     #: the pieces involved have never moved and no piece has been captured yet
     UNMOVED_AND_NO_CAPTURE = "unmoved_and_no_capture"
@@ -162,7 +162,7 @@ class SutraWindow(StrEnum):
 
 
 class SittuyinSetup(StrEnum):
-    """How the Sittuyin camp is arranged (RULES.md 5.3, C12)."""
+    """How the Sittuyin camp is arranged (docs/rules.md 5.3, C12)."""
 
     #: one drop per turn, alternating, White first (Fairy-Stockfish)
     ALTERNATE = "alternate"

@@ -4,7 +4,7 @@ A new game of the chess family is new data here, not new kernel code: the kernel
 promotion rule and region, the first-move rights (gates), the setup phase (pieces in hand that
 must be dropped), the counting rule and the check rule from these fields.
 
-Rule options (RULES.md section 8) are fields too. ``find_variant(name, **options)`` and
+Rule options (docs/rules.md section 8) are fields too. ``find_variant(name, **options)`` and
 ``Board(variant=name, **options)`` set them, with their values checked:
 
 >>> find_variant("Thai chess").name
@@ -72,7 +72,7 @@ class Variant(RuleSetBase):
     #: write promoted pieces as ``M~`` in FEN by default
     show_promoted: bool = False
 
-    # --- Ouk options (RULES.md 3.2, conflict C10) -----------------------------------------------
+    # --- Ouk options (docs/rules.md 3.2, conflict C10) --------------------------------------------
     #: the leaps are allowed only while no piece has been captured (all 32 pieces on the board)
     ouk_require_no_capture: bool = False
     ouk_king_leap: KingLeap = KingLeap.FORWARD_RANK
@@ -80,7 +80,7 @@ class Variant(RuleSetBase):
     #: an enemy rook arriving on the king's rank or file cancels the king's leap
     ouk_rook_aim_cancels: bool = True
 
-    # --- Makruk sutras (RULES.md 2.8) -----------------------------------------------------------
+    # --- Makruk sutras (docs/rules.md 2.8) --------------------------------------------------------
     #: king sutra: the unmoved king leaps to an empty knight square on the rank ahead
     sut_khun: bool = False
     #: met sutra: the pawn in front of the met steps forward, the met moves onto its square
@@ -92,13 +92,13 @@ class Variant(RuleSetBase):
     takhen_rua: tuple[str, ...] = ()
     sutra_window: SutraWindow = SutraWindow.UNMOVED_AND_NO_CAPTURE
 
-    # --- Sittuyin (RULES.md 5.3, 5.5, 5.6) ------------------------------------------------------
+    # --- Sittuyin (docs/rules.md 5.3, 5.5, 5.6) ---------------------------------------------------
     sittuyin_setup: SittuyinSetup = SittuyinSetup.ALTERNATE
     sittuyin_counting: SittuyinCounting = SittuyinCounting.ASEAN
     #: K+P v K with only promotions legal is a draw (Fairy-Stockfish)
     promotion_only_draw: bool = True
 
-    # --- End of game (RULES.md 2.4-2.7, 3.3, section 8) ----------------------------------------
+    # --- End of game (docs/rules.md 2.4-2.7, 3.3, section 8) --------------------------------------
     counting: CountingMode = CountingMode.AUTO
     pieces_honour_precedence: PiecesPrecedence = PiecesPrecedence.LOWEST
     #: declared mode: the lone side chooses when to start pieces' honour ([S0], [S1])
@@ -109,7 +109,7 @@ class Variant(RuleSetBase):
     board_count_declarer: CountDeclarer = CountDeclarer.EITHER
     ouk_counting: OukCounting = OukCounting.CAMBODIAN
     #: Ouk: when pieces' honour arises while board's honour runs, the count that ends sooner
-    #: applies (RULES.md 3.3 item 3)
+    #: applies (docs/rules.md 3.3 item 3)
     ouk_count_sooner: bool = False
     stalemate: StalemateRule = StalemateRule.DRAW
     #: occurrences of a position that make a draw claimable

@@ -1,4 +1,4 @@
-"""Automatic counting (RULES.md 2.6.2, 3.3, 5.6): Fairy-Stockfish's limits and their update.
+"""Automatic counting (docs/rules.md 2.6.2, 3.3, 5.6): Fairy-Stockfish's limits and their update.
 
 The state is two numbers in ``info``: the counting limit in plies (0 = no count running) and the
 counting ply. Nobody declares anything; the limit is computed from the point of view of the side
@@ -145,7 +145,7 @@ def update_counting(
                 and info[I_COUNT_LIMIT] != 0
                 and running < 2 * limit - ply
             ):
-                return  # Ouk: the running board's honour ends sooner, and stays (RULES.md 3.3)
+                return  # Ouk: the running board's honour ends sooner, and stays (docs/rules.md 3.3)
             info[I_COUNT_LIMIT] = 2 * limit
             info[I_COUNT_PLY] = ply
 
@@ -154,7 +154,7 @@ def update_counting(
 def _update_declared(
     bbs: np.ndarray, info: np.ndarray, mover: int, captured_type: int, promoted: bool
 ) -> None:
-    """Declared mode (RULES.md 2.6.4): only pieces' honour starts by itself, when a lone king
+    """Declared mode (docs/rules.md 2.6.4): only pieces' honour starts by itself, when a lone king
     arises with no pawn left, at the number of pieces on the board. A running board's-honour
     count gives way to it; a lone king's captures do not restart it."""
     if info[V_COUNT_FLAGS] & COUNT_PIECES_OPTIONAL or bbs[BB_TYPE + PAWN] != ZERO:

@@ -217,7 +217,7 @@ def generate_sittuyin_promotions(
     allowed: np.uint64,
     pinned: np.uint64,
 ) -> int:
-    """Sittuyin promotions (RULES.md 5.5), for a side with no sit-ke on the board.
+    """Sittuyin promotions (docs/rules.md 5.5), for a side with no sit-ke on the board.
 
     With two or more pawns only those standing on a promotion square may promote; a last pawn
     may promote anywhere. The pawn becomes a sit-ke in place or one diagonal step away on an

@@ -1,4 +1,4 @@
-"""Alquerque, the 25-point game of the seeds (RULES.md 6): Alfonso X's and R.C. Bell's rules.
+"""Alquerque, the 25-point game of the seeds (docs/rules.md 6): Alfonso X's and R.C. Bell's rules.
 
 >>> from kradan import alquerque
 >>> board = alquerque.Board(variant="alquerque-bell")

@@ -296,7 +296,7 @@ class Board(BoardBase[Move, Move]):
         return False
 
     def score(self) -> tuple[int, int]:
-        """Bell's penalty points (White's, Black's) for a finished game (RULES.md 6.5).
+        """Bell's penalty points (White's, Black's) for a finished game (docs/rules.md 6.5).
 
         The winner scores 0 and the loser is charged: 2 + W after capturing everything (W the
         winner's pieces left), 2 + |W - L| after an immobilisation (``bell_scoring="seed"``, as

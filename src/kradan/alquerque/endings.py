@@ -1,5 +1,5 @@
 """Reads of an Alquerque game's end that work on the kernel's arrays: when a position repeats,
-and Bell's penalty points (RULES.md 6.5)."""
+and Bell's penalty points (docs/rules.md 6.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Alquerque board (RULES.md 6.1): 25 points, lines, steps and jumps.
+"""The Alquerque board (docs/rules.md 6.1): 25 points, lines, steps and jumps.
 
 Points are numbered ``y * 5 + x`` (a1 = 0, e5 = 24) and named ``a1`` .. ``e5`` from White's side.
 Orthogonal lines join every pair of neighbours; diagonal lines pass only through the "even"

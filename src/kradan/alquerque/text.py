@@ -1,4 +1,4 @@
-"""The Alquerque position text (RULES.md 6.2), a FEN for the 25-point board.
+"""The Alquerque position text (docs/rules.md 6.2), a FEN for the 25-point board.
 
 ``<rows> <side> <huff> <no-capture plies> <move number> [<history>]``
 
@@ -84,7 +84,7 @@ def parse_text(text: str) -> np.ndarray:
         if count > 12:
             raise _fail(text, f"{name} has {count} pieces; a side starts with 12")
     if state[K.S_WHITE] == 0 and state[K.S_BLACK] == 0:
-        raise _fail(text, "the board holds no piece at all (RULES.md Decision 10)")
+        raise _fail(text, "the board holds no piece at all (docs/rules.md Decision 10)")
     if parts[1] not in ("w", "b"):
         raise _fail(text, f"side to move {parts[1]!r} must be 'w' or 'b'")
     state[K.S_STM] = 0 if parts[1] == "w" else 1

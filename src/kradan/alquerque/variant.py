@@ -1,4 +1,4 @@
-"""The two Alquerque games and their options (RULES.md 6, conflicts C17-C23, decision 4).
+"""The two Alquerque games and their options (docs/rules.md 6, conflicts C17-C23, decision 4).
 
 * ``alquerque``: Alfonso X's rules (6.3): steps and jumps along the lines in any direction,
   compulsory captures, chains; threefold repetition and a no-capture limit make every game end.
@@ -6,7 +6,7 @@
   diagonally forward or sideways, never back onto a point they stood on, and may leave the far
   row only by capturing; a side that cannot move loses; Bell's penalty scoring.
 
-Decisions where RULES.md leaves a point open (each tested):
+Decisions where the sources leave a point open (docs/rules.md 6 and 7; each tested):
 
 * Alfonso X with no legal move: a draw (the seed gives Alfonso no immobilisation win).
 * Threefold repetition is a draw in both games (under Bell's default rules no position can
@@ -99,7 +99,7 @@ class AlquerqueVariant(RuleSetBase):
 
     @property
     def start_text(self) -> str:
-        """The start position (RULES.md 6.2) with the first player to move."""
+        """The start position (docs/rules.md 6.2) with the first player to move."""
         side = "w" if self.first_player is FirstPlayer.WHITE else "b"
         return f"ppppp/ppppp/pp1PP/PPPPP/PPPPP {side} - 0 1"
 

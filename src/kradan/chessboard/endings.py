@@ -49,7 +49,7 @@ class GameEndQueries(BoardMoves):
         return counting.counting_limit_reached(self)
 
     def has_insufficient_material(self, color: Color) -> bool:
-        """Whether ``color`` cannot possibly mate (Fairy-Stockfish's rule, RULES.md 2.7)."""
+        """Whether ``color`` cannot possibly mate (Fairy-Stockfish's rule, docs/rules.md 2.7)."""
         return material.has_insufficient_material(self, color)
 
     def is_insufficient_material(self) -> bool:
@@ -57,9 +57,9 @@ class GameEndQueries(BoardMoves):
         return game_end.is_insufficient_material(self)
 
     def is_korean_material_draw(self) -> bool:
-        """Whether the material matches a row of the Korean table (RULES.md 2.7)."""
+        """Whether the material matches a row of the Korean table (docs/rules.md 2.7)."""
         return material.korean_material_draw(self)
 
     def is_promotion_only_draw(self) -> bool:
-        """Sittuyin: king and pawn, not in check, only promotions legal (RULES.md 5.5)."""
+        """Sittuyin: king and pawn, not in check, only promotions legal (docs/rules.md 5.5)."""
         return game_end.is_promotion_only_draw(self)

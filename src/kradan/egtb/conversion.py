@@ -1,7 +1,7 @@
 """Conversion tables: what makes the count's verdict exact with pieces on both sides.
 
 With a piece on each side, board's honour runs, and a capture that leaves a lone king starts
-pieces' honour afresh (RULES.md 2.6.2, rule 3): count 2N with the lone king to move, draw at
+pieces' honour afresh (docs/rules.md 2.6.2, rule 3): count 2N with the lone king to move, draw at
 ply 2L + 1, L from the capturer's material. The position after such a capture is won within its
 new count exactly when the lone-king table's distance to mate fits those plies (no capture can
 restart that count again). So a side wins within a running count exactly when it can force,
@@ -11,8 +11,8 @@ within the fresh count.
 A conversion table holds, per position, the distance in plies to the first success with best
 play (odd: the side to move forces its own; even: the opponent forces one; 254: neither can).
 It is built by the same solver, with captures scored as successes (mate at once) or draws.
-The fresh count's limits are the game's: Makruk's (RULES.md 2.6.2) in ``makruk-count`` tables,
-Ouk Chatrang's, one move fewer each (RULES.md 3.3), in ``cambodian-count`` tables.
+The fresh count's limits are the game's: Makruk's (docs/rules.md 2.6.2) in ``makruk-count`` tables,
+Ouk Chatrang's, one move fewer each (docs/rules.md 3.3), in ``cambodian-count`` tables.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ def kind_for(variant: Variant) -> str | None:
 
 def pieces_limit(letters: str, kind: str = KIND) -> int:
     """The pieces'-honour limit L (moves) against a lone king, by the stronger side's pieces:
-    Makruk's (RULES.md 2.6.2, Fairy-Stockfish's order: the smallest line that applies), or with
-    ``kind`` :data:`OUK_KIND` Ouk's, one move fewer (RULES.md 3.3: the draw comes when the limit
-    is reached)."""
+    Makruk's (docs/rules.md 2.6.2, Fairy-Stockfish's order: the smallest line that applies), or with
+    ``kind`` :data:`OUK_KIND` Ouk's, one move fewer (docs/rules.md 3.3: the draw comes when the
+    limit is reached)."""
     return _makruk_limit(letters) - (1 if kind == OUK_KIND else 0)
 
 

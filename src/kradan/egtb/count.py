@@ -1,4 +1,4 @@
-"""Whether a mate the table finds falls within the moves the count leaves (RULES.md 2.6).
+"""Whether a mate the table finds falls within the moves the count leaves (docs/rules.md 2.6).
 
 The table gives the distance to mate ``d`` in plies with best play and no count. A running count
 draws the game at a fixed counting ply (the limit + 1; a declared board's-honour count at the
@@ -6,7 +6,7 @@ limit - 1, when its counter completes move 64), and the mating move counts only 
 before that ply. So with the count at ply ``p`` and the draw at ply ``D`` the win stands
 exactly when ``d <= D - p``, as long as nothing on the way restarts the count:
 
-* Against a lone king nothing does: the lone king's captures leave the count as it is (RULES.md
+* Against a lone king nothing does: the lone king's captures leave the count as it is (docs/rules.md
   2.6.2, "a lone king capturing a non-pawn piece changes nothing"), so the answer is exact.
 * With pieces on both sides (board's honour) a capture that leaves a lone king starts pieces'
   honour afresh, with new limits. The best line by distance to mate may be cut short by the new
@@ -29,7 +29,7 @@ from ..counting import BOARD_HONOUR, counting_state
 from ..pieces import KING
 from ..variants import CountingMode
 
-#: what a verdict calls the n-move rule (Sittuyin's, RULES.md 5.6)
+#: what a verdict calls the n-move rule (Sittuyin's, docs/rules.md 5.6)
 N_MOVE_RULE = "the 50-move rule"
 
 

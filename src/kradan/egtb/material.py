@@ -3,7 +3,7 @@ and which smaller table a capture leads to.
 
 A table stores the stronger side as White: the side with more pieces, or with as many, the one
 whose strongest piece comes first in the order rook, khon, knight, met (the order of the counting
-limits, RULES.md 2.6.2). A position whose stronger side is Black is probed colour-flipped.
+limits, docs/rules.md 2.6.2). A position whose stronger side is Black is probed colour-flipped.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from .material import Material
 from .probe import DRAW, ILLEGAL
 
 #: the games whose counts the statistics weigh, by conversion-table kind, and the plies of
-#: board's honour each gives (Makruk 64 moves; Ouk 63, RULES.md 3.3)
+#: board's honour each gives (Makruk 64 moves; Ouk 63, docs/rules.md 3.3)
 GAMES = {"makruk": (KIND, 128), "cambodian": (OUK_KIND, 126)}
 
 

@@ -1,4 +1,4 @@
-"""When the engine declares or stops a count (``counting="declared"``; RULES.md 2.6.4).
+"""When the engine declares or stops a count (``counting="declared"``; docs/rules.md 2.6.4).
 
 In declared mode a count runs only when a player asks for it, so an engine that never asks
 gives away the draws the count exists for, and an engine that counts while winning draws by

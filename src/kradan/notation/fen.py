@@ -1,4 +1,4 @@
-"""FEN, read and written as Fairy-Stockfish does for these games (RULES.md 2.6.3, 3.1, 4, 5.2).
+"""FEN, read and written as Fairy-Stockfish does for these games (docs/rules.md 2.6.3, 3.1, 4, 5.2).
 
 ``<board>[<hand>] <side> <gates> <counting limit> [<checks>] <halfmove|counting ply> <fullmove>``
 
@@ -244,7 +244,7 @@ def _validate_position(
             raise _fail(fen, "the side not to move is in check")
 
 
-# counting limits in plies that each rule can produce (RULES.md 2.6.2, 2.6.4, 3.3, 5.6)
+# counting limits in plies that each rule can produce (docs/rules.md 2.6.2, 2.6.4, 3.3, 5.6)
 _MAKRUK_LIMITS = frozenset({16, 32, 44, 64, 88, 128})
 _LIMITS = {
     CountingRule.MAKRUK: _MAKRUK_LIMITS,
@@ -274,7 +274,7 @@ def _validate_counting(fen: str, bbs: np.ndarray, info: np.ndarray, variant: Var
         if not (rule is CountingRule.CAMBODIAN and small_side <= 3):
             raise _fail(
                 fen,
-                "a count cannot run while unpromoted pawns are on the board (RULES.md 2.6.2"
+                "a count cannot run while unpromoted pawns are on the board (docs/rules.md 2.6.2"
                 + (
                     ", 3.3: only a side of at most 3 pieces"
                     if rule is CountingRule.CAMBODIAN

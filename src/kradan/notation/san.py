@@ -155,7 +155,7 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
 
 
 def _sutra_pawn_part(move: Move, notation: str) -> str:
-    """The pawn step of a sutra and the comma (RULES.md 2.8): ``e4,`` or, long, ``e3-e4,``."""
+    """The pawn step of a sutra and the comma (docs/rules.md 2.8): ``e4,`` or, long, ``e3-e4,``."""
     assert move.pawn_step is not None
     thai = notation.startswith("thai")
     step = move.pawn_step

@@ -1,7 +1,7 @@
 """The Alquerque board as SVG: 25 points, the lines joining them, stones on the points.
 
 Orthogonal lines join all neighbours; diagonal lines pass through the even points only (the two
-long diagonals and the diamond a3-c1-e3-c5), as RULES.md 6.1 describes.
+long diagonals and the diamond a3-c1-e3-c5), as docs/rules.md 6.1 describes.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def _no_move_score(bbs: np.ndarray, info: np.ndarray, ctx: np.ndarray, ply: int)
             and info[I_COUNT_PLY] % 2 == 1
             and not _lone_counter(bbs, info)
         ):
-            return 0  # declared board's honour: the counter's mate is a draw (RULES.md 2.6.4)
+            return 0  # declared board's honour: the counter's mate is a draw (docs/rules.md 2.6.4)
         return -MATE + ply
     stalemate = ctx[C_STALEMATE]
     if stalemate > 0:
