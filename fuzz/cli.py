@@ -94,7 +94,7 @@ def parse_case(data: bytes) -> tuple[list[str], bytes]:
 
 def _valid_time(text: str) -> bool:
     from kradan.errors import UsageError
-    from kradan.match import TimeControl
+    from kradan.runners.match import TimeControl
 
     try:
         TimeControl.parse(text)
