@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import corpus, process
-from .targets import Target
+from .base import Target
 
 #: the words appended to a command to keep its work small (later words win in argparse)
 BOUNDED = {
