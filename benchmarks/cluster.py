@@ -29,7 +29,7 @@ from kradan.engine.annotate_file import annotate_chunk, plan_chunks
 from kradan.engine.types import Limit
 from kradan.errors import ExecutorError
 from kradan.executors import Executor, in_order, make_executor, run_tasks
-from kradan.match import TimeControl, run_match, tasks
+from kradan.runners.match import TimeControl, run_match, tasks
 
 #: seconds a 10+0.1 game lasts, at the least, for the overhead's share (see the docstring)
 TEN_PLUS_TENTH = 20.0

@@ -47,8 +47,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchm
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from benchmarks._table import print_table  # noqa: E402
+from fuzz.base import Target  # noqa: E402
 from fuzz.engines import ENGINES, Stats  # noqa: E402
-from fuzz.targets import Target  # noqa: E402
 
 #: the library targets, then the processes, the command line and the web app
 TARGETS = ["fen", "alquerque", "san", "uci-move", "thai-san", "pgn", "options", "uci-engine",

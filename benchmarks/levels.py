@@ -30,8 +30,8 @@ from pathlib import Path
 from _table import print_table
 
 from kradan import pgn
-from kradan.match import GameRecord, MatchResult, TimeControl, run_match, tasks
 from kradan.pgn.offsets import scan_offsets
+from kradan.runners.match import GameRecord, MatchResult, TimeControl, run_match, tasks
 
 FAIRY_MAX = "/usr/games/fairymax"
 

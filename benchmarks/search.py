@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from _table import peak_memory_mb, print_table
 
 from kradan import Board, alquerque
+from kradan.alquerque.variant import is_alquerque_name
 from kradan.engine import Limit
 from kradan.engine.searchers import Searchers
 from kradan.games import new_board
@@ -109,7 +110,7 @@ def main() -> int:
     rows = []
     for variant, name, fen in POSITIONS:
         board = new_board(variant, fen)
-        is_alquerque = alquerque.is_alquerque_name(variant)
+        is_alquerque = is_alquerque_name(variant)
         depth = args.depth + ALQUERQUE_EXTRA_DEPTH if is_alquerque else args.depth
         searcher = searchers.for_board(board)
         searcher.clear()

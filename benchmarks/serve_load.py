@@ -7,10 +7,11 @@ sides moving as soon as the server acknowledges, on SQLite and on PostgreSQL.
     python benchmarks/serve_load.py --think 1000            # players who think about a second
 
 The server is the real ``kradan serve`` (uvicorn, a subprocess on 127.0.0.1 and a free port) on a
-temporary SQLite file, or on a throw-away PostgreSQL cluster (tests/postgres_support.py, fsync on)
-when PostgreSQL is installed. The script creates ``--games`` games with ``opponent: "human"``
-(the answer holds both seats' tokens), opens one websocket per seat, and each seat plays a random
-legal move (seeded) as soon as it is its turn, for ``--plies`` plies or until the game ends.
+temporary SQLite file, or on a throw-away PostgreSQL cluster (benchmarks/postgres_cluster.py,
+fsync on) when PostgreSQL is installed. The script creates ``--games`` games with
+``opponent: "human"`` (the answer holds both seats' tokens), opens one websocket per seat, and
+each seat plays a random legal move (seeded) as soon as it is its turn, for ``--plies`` plies or
+until the game ends.
 
 A move is acknowledged by the game message the server sends after committing it; its latency is
 the time from sending the move to that message. ``lost`` counts acknowledged moves that are not
@@ -53,10 +54,10 @@ from _table import print_table
 T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # benchmarks/ as a package, as the tests import it
 
-from tests.loopback import call, free_port  # noqa: E402
-from tests.postgres_support import Cluster, find_bindir  # noqa: E402
+from benchmarks.loopback import call, free_port  # noqa: E402
+from benchmarks.postgres_cluster import Cluster, find_bindir  # noqa: E402
 
 # --- the server --------------------------------------------------------------------------------
 

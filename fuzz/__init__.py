@@ -2,10 +2,12 @@
 
 * :mod:`fuzz.corpus`: seed inputs, from ``../shared/reference/`` (or its copy in
   ``tests/reference/``) and from the string literals of the tests;
-* :mod:`fuzz.targets`: one :class:`~fuzz.targets.Target` per way in (positions, moves, PGN,
-  options, the UCI and XBoard processes, the command line, the web API and its socket); a target
-  takes bytes and raises :class:`~fuzz.targets.Crash` (or any error that is not kradan's typed
-  one) when kradan misbehaves;
+* :mod:`fuzz.base`: :class:`~fuzz.base.Target` and :class:`~fuzz.base.Crash`; a target takes
+  bytes and raises :class:`~fuzz.base.Crash` (or any error that is not kradan's typed one) when
+  kradan misbehaves;
+* :mod:`fuzz.targets`: one target per way in (positions, moves, PGN and options in
+  :mod:`fuzz.library`, the UCI and XBoard processes in :mod:`fuzz.process`, the command line in
+  :mod:`fuzz.cli`, the web API and its socket in :mod:`fuzz.web`);
 * :mod:`fuzz.engines`: what makes the inputs (``mutate``: random edits of seeds; ``atheris``:
   coverage-guided; ``hypothesis``: structured inputs from a grammar) and the count of crashes,
   hangs, speed and memory.

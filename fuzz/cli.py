@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import corpus, process
-from .targets import Target
+from .base import Target
 
 #: the words appended to a command to keep its work small (later words win in argparse)
 BOUNDED = {
@@ -94,7 +94,7 @@ def parse_case(data: bytes) -> tuple[list[str], bytes]:
 
 def _valid_time(text: str) -> bool:
     from kradan.errors import UsageError
-    from kradan.match import TimeControl
+    from kradan.runners.match import TimeControl
 
     try:
         TimeControl.parse(text)

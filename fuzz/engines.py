@@ -10,7 +10,7 @@
   and leaves its count in a JSON file.
 
 A :class:`Recorder` runs each input: kradan's typed errors pass, any other exception (or a
-:class:`~fuzz.targets.Crash`) is a crash, and an input that takes over ``hang_after`` seconds
+:class:`~fuzz.base.Crash`) is a crash, and an input that takes over ``hang_after`` seconds
 twice running is a hang (once could be a busy machine).
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .targets import Target
+from .base import Target
 
 ENGINES = ("mutate", "hypothesis", "atheris")
 #: longest input the mutator makes

@@ -19,7 +19,7 @@ import time
 from typing import IO
 
 from . import corpus
-from .targets import Crash, Target
+from .base import Crash, Target
 
 #: seconds an engine may take to answer ``isready`` or ``ping`` before it counts as silent
 SILENT_AFTER = 10.0

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import corpus
-from .targets import Crash, Target
+from .base import Crash, Target
 
 #: inputs between fresh sets of games
 FRESH_EVERY = 100

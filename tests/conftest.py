@@ -39,8 +39,8 @@ def row_id(row: dict[str, Any]) -> str:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a real ``kradan serve`` on a temporary database, shared by every browser test."""
+    from benchmarks.loopback import free_port
     from tests.browser_support import start_server, stop_server
-    from tests.loopback import free_port
 
     database = tmp_path_factory.mktemp("web") / "games.db"
     port = free_port()
@@ -64,14 +64,14 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1100, "height": 820}}
 
 
-# --- a throw-away PostgreSQL cluster for the storage tests (tests/postgres_support.py) -----------
+# --- a throw-away PostgreSQL cluster for the storage tests (benchmarks/postgres_cluster.py) -----
 
 
 @pytest.fixture(scope="session")
 def postgresql_cluster() -> Iterator[Any]:
     """A PostgreSQL server of its own (initdb into a temporary folder, 127.0.0.1, a free port),
     stopped at the end of the session; skips when PostgreSQL's programs are missing."""
-    from tests.postgres_support import Cluster, find_bindir
+    from benchmarks.postgres_cluster import Cluster, find_bindir
 
     bindir, why = find_bindir()
     if bindir is None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from kradan import Board
-from kradan.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule, centipawns
 from kradan.cli.main import main
 from kradan.engine import Limit
 from kradan.errors import UsageError
-from kradan.match import TimeControl, play_game, tasks
-from kradan.players import make_player
+from kradan.runners.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule, centipawns
+from kradan.runners.match import TimeControl, play_game, tasks
+from kradan.runners.players import make_player
 
 
 def test_scores_read_from_uci_engines_and_from_kradan() -> None:

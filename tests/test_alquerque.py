@@ -21,6 +21,7 @@ from kradan import (
     alquerque,
 )
 from kradan.alquerque import Board, Move
+from kradan.alquerque.variant import find_game as find_alquerque
 
 CHAIN = "5/5/3p1/1p3/P4 w - 0 1"  # a1 jumps b2 to c3, then d3 to e3
 
@@ -348,10 +349,10 @@ def test_bad_position_text(text: str, words: str) -> None:
 
 
 def test_find_game_and_names() -> None:
-    assert alquerque.find_game("Alquerque Bell").name == "alquerque-bell"
-    assert alquerque.find_game("alfonso").name == "alquerque"
+    assert find_alquerque("Alquerque Bell").name == "alquerque-bell"
+    assert find_alquerque("alfonso").name == "alquerque"
     with pytest.raises(VariantError, match="known: alquerque, alquerque-bell"):
-        alquerque.find_game("checkers")
+        find_alquerque("checkers")
 
 
 def test_board_str() -> None:

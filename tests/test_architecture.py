@@ -1,7 +1,8 @@
-"""The seams of docs/architecture.md, checked on the source: imports run one way (no circles,
-type-only imports included), the layers import only downwards, no module reaches into
-another's private names (issue 11), and the tools ask for capabilities, never for a rule-set or
-board class or a game's name (issue 42)."""
+"""The seams of docs/architecture.md, checked on the source of src/kradan, fuzz/ and benchmarks/:
+imports run one way (no circles, type-only imports included), every module stands in one layer
+of the table below and imports only its own layer and those beneath, nothing imports the tests,
+no module of kradan reaches into another's private names (issues 11 and 42), and the tools ask
+for capabilities, never for a rule-set or board class or a game's name (issue 42)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ from pathlib import Path
 
 import pytest
 
-SOURCE = Path(__file__).resolve().parent.parent / "src" / "kradan"
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "src" / "kradan"
+#: the folders read: the package, the fuzzers, the benchmarks (each file a module of its own)
+FOLDERS = {"kradan": SOURCE, "fuzz": ROOT / "fuzz", "benchmarks": ROOT / "benchmarks"}
 
 #: numba kernels work on arrays that other modules own: the exception the design allows
 KERNELS = ("_core/", "alquerque/_kernel.py", "engine/kernels/")
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+def _module_name(top: str, path: Path) -> str:
+    parts = [top, *path.relative_to(FOLDERS[top]).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -26,16 +30,19 @@ def _module_name(path: Path) -> str:
 
 def _modules() -> dict[str, tuple[Path, ast.Module]]:
     return {
-        _module_name(path): (path, ast.parse(path.read_text(encoding="utf-8")))
-        for path in sorted(SOURCE.rglob("*.py"))
+        _module_name(top, path): (path, ast.parse(path.read_text(encoding="utf-8")))
+        for top, folder in FOLDERS.items()
+        for path in sorted(folder.rglob("*.py"))
     }
 
 
 MODULES = _modules()
 
 
-def _imports(name: str, path: Path, tree: ast.Module) -> Iterator[str]:
-    """The kradan modules ``name`` imports, anywhere in the file (type-only imports too)."""
+def _named(name: str, path: Path, tree: ast.Module) -> Iterator[str]:
+    """Every dotted name ``name`` imports, anywhere in the file (type-only imports too), with
+    relative imports made absolute. A benchmark script's bare import of a sibling file
+    (``from _table import ...``) names that sibling."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -50,13 +57,56 @@ def _imports(name: str, path: Path, tree: ast.Module) -> Iterator[str]:
         else:
             continue
         for target in targets:
-            while target and target not in MODULES:
-                target = target.rpartition(".")[0]
-            if target and target != name and not name.startswith(target + "."):
-                yield target
+            sibling = f"{package}.{target}"
+            yield sibling if name.startswith("benchmarks.") and sibling in MODULES else target
+
+
+def _imports(name: str, path: Path, tree: ast.Module) -> Iterator[str]:
+    """The modules read here that ``name`` imports."""
+    for target in _named(name, path, tree):
+        while target and target not in MODULES:
+            target = target.rpartition(".")[0]
+        if target and target != name and not name.startswith(target + "."):
+            yield target
 
 
 GRAPH = {name: set(_imports(name, *MODULES[name])) for name in MODULES}
+
+#: the layers of docs/architecture.md, from the ground up: a module may import its own layer and
+#: those below, never one above. ``pkg.*`` is the package and everything in it; a bare name is
+#: that module alone. Every module read must stand in one layer (the longest entry wins).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("rule sets", ("kradan.errors", "kradan.pieces", "kradan.rulesets", "kradan.variants",
+                   "kradan.move", "kradan.outcome", "kradan.alquerque.variant",
+                   "kradan.alquerque.geometry", "kradan.alquerque.move",
+                   "kradan.variant_enums", "kradan.movebase")),
+    ("kernel", ("kradan._core.*", "kradan.alquerque._kernel")),
+    ("rules", ("kradan.position", "kradan.counting", "kradan.game_end", "kradan.material",
+               "kradan.movecodec", "kradan.sittuyin_setup", "kradan.notation.*",
+               "kradan.boardbase", "kradan.board", "kradan.chessboard.*",
+               "kradan.alquerque.*")),
+    ("registry", ("kradan.games", "kradan")),
+    ("formats", ("kradan.pgn.*", "kradan.svg.*", "kradan.egtb.*", "kradan.rulebook")),
+    ("engine", ("kradan.engine.*",)),
+    ("executors", ("kradan.executors.*",)),
+    ("runners", ("kradan.runners.*",)),
+    ("training", ("kradan.training.*",)),
+    ("apps", ("kradan.cli.*", "kradan.web.*", "kradan.__main__")),
+    ("fuzzers", ("fuzz.*",)),
+    ("benchmarks", ("benchmarks.*",)),
+]  # fmt: skip
+
+
+def _layer(name: str) -> int | None:
+    """The index of ``name``'s layer in :data:`LAYERS` (``None``: in none)."""
+    best: tuple[int, int] | None = None
+    for index, (_, entries) in enumerate(LAYERS):
+        for entry in entries:
+            package = entry.removesuffix(".*")
+            inside = entry.endswith(".*") and name.startswith(package + ".")
+            if (name == package or inside) and (best is None or len(package) > best[0]):
+                best = (len(package), index)
+    return None if best is None else best[1]
 
 
 def _cycle() -> list[str] | None:
@@ -88,7 +138,35 @@ def _cycle() -> list[str] | None:
 
 
 def test_no_import_circles() -> None:
+    """Across src/kradan, fuzz/ and benchmarks/."""
     assert _cycle() is None
+
+
+def test_every_module_stands_in_one_layer() -> None:
+    assert [name for name in MODULES if _layer(name) is None] == []
+
+
+def test_no_module_imports_one_of_a_layer_above_it() -> None:
+    """Imports run down the layers of docs/architecture.md (or stay in one layer), never up."""
+    up = [
+        f"{name} ({LAYERS[low][0]}) -> {target} ({LAYERS[high][0]})"
+        for name, targets in sorted(GRAPH.items())
+        for target in sorted(targets)
+        if (low := _layer(name)) is not None and (high := _layer(target)) is not None and high > low
+    ]
+    assert up == []
+
+
+def test_the_package_fuzzers_and_benchmarks_never_import_the_tests() -> None:
+    """Benchmarks and fuzzers import kradan (and their own folder); what tests and benchmarks
+    share lives in benchmarks/."""
+    found = [
+        f"{name} -> {target}"
+        for name, (path, tree) in MODULES.items()
+        for target in _named(name, path, tree)
+        if target == "tests" or target.startswith("tests.")
+    ]
+    assert found == []
 
 
 @pytest.mark.parametrize(
@@ -102,13 +180,13 @@ def test_no_import_circles() -> None:
 )  # fmt: skip
 def test_the_rules_never_import_the_tools_above_them(low: str) -> None:
     """Rules objects never import search, pictures, PGN or the command line (DESIGN.md)."""
-    above = ("kradan.engine", "kradan.svg", "kradan.pgn", "kradan.cli", "kradan.match",
-             "kradan.players")  # fmt: skip
+    above = ("kradan.engine", "kradan.svg", "kradan.pgn", "kradan.cli", "kradan.runners",
+             "kradan.training")  # fmt: skip
     assert not [t for t in GRAPH[low] if t.startswith(above)]
 
 
 def test_the_engine_value_types_and_the_client_import_nothing_compiled() -> None:
-    for name in ("kradan.engine.types", "kradan.engine.client", "kradan.players"):
+    for name in ("kradan.engine.types", "kradan.runners.engine_client", "kradan.runners.players"):
         assert not [t for t in GRAPH[name] if "kernels" in t or t.startswith("kradan._core")]
 
 
@@ -116,8 +194,8 @@ def _reach_ins() -> list[str]:
     """``x._name`` where ``x`` is not ``self`` or ``cls`` and the file does not define
     ``_name``, outside the numba kernels."""
     found = []
-    for path, tree in MODULES.values():
-        if any(part in path.as_posix() for part in KERNELS):
+    for name, (path, tree) in MODULES.items():
+        if not name.startswith("kradan") or any(part in path.as_posix() for part in KERNELS):
             continue
         defined: set[str] = set()
         for node in ast.walk(tree):

@@ -1,4 +1,4 @@
-"""kradan.book (issue 16, item 4): building an opening book from games, the file format, the
+"""kradan.engine.book (issue 16, item 4): building an opening book from games, the file format, the
 weighted choice, and its users: the UCI engine (OwnBook, BookFile), kradan's players
 (``kradan:book=FILE``, ``kradan play --book``) and match openings (``--openings BOOK``)."""
 
@@ -13,12 +13,12 @@ import pytest
 
 from kradan import Board, pgn
 from kradan.alquerque import Board as AlquerqueBoard
-from kradan.book import ENTRY, MAGIC, Book, BookError, build, position_key
 from kradan.cli.main import main
+from kradan.engine.book import ENTRY, MAGIC, Book, BookError, build, position_key
 from kradan.engine.protocol.uci import UciEngine
 from kradan.errors import InputFileError
-from kradan.match import load_openings
-from kradan.players import PlayerSpecError, make_player
+from kradan.runners.match import load_openings
+from kradan.runners.players import PlayerSpecError, make_player
 
 GAMES = """[Result "1-0"]
 

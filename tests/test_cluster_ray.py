@@ -25,7 +25,7 @@ ray = pytest.importorskip(
 from kradan.errors import ExecutorError, PgnError  # noqa: E402
 from kradan.executors import make_executor, run_tasks  # noqa: E402
 from kradan.executors.ray_cluster import RayExecutor  # noqa: E402
-from kradan.match import TimeControl, run_match, tasks  # noqa: E402
+from kradan.runners.match import TimeControl, run_match, tasks  # noqa: E402
 from tests import executor_tasks  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ from kradan.alquerque import _kernel as K
 from kradan.engine import Limit
 from kradan.engine.alquerque import AlquerqueSearcher
 from kradan.engine.kernels import alquerque_search as A
-from kradan.match import GameTask, TimeControl, default_openings, play_game
-from kradan.players import KradanPlayer, PlayerSpecError, make_player
+from kradan.runners.match import GameTask, TimeControl, default_openings, play_game
+from kradan.runners.players import KradanPlayer, PlayerSpecError, make_player
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,8 @@ import pytest
 
 from kradan import Board
 from kradan.engine import Limit
-from kradan.engine.client import EngineError, UciClient, XBoardClient
+from kradan.errors import EngineError
+from kradan.runners.engine_client import UciClient, XBoardClient
 
 KRADAN_UCI = [sys.executable, "-m", "kradan.cli.main", "uci"]
 
@@ -154,7 +155,8 @@ def test_value_types_client_and_players_load_no_compiled_search() -> None:
     script = textwrap.dedent(
         """
         import sys
-        import kradan.engine, kradan.engine.client, kradan.engine.types, kradan.players
+        import kradan.engine, kradan.engine.types
+        import kradan.runners.engine_client, kradan.runners.players
         from kradan.engine import Limit, Score, SearchInfo, SearchResult
         loaded = [m for m in sys.modules if m.startswith("kradan.engine.")]
         assert not [m for m in loaded if "kernels" in m or m.endswith((".chess", ".alquerque"))]

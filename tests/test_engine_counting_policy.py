@@ -18,7 +18,7 @@ from kradan.engine.counting_policy import (
 )
 from kradan.engine.types import Limit
 from kradan.outcome import Termination
-from kradan.players import KradanPlayer
+from kradan.runners.players import KradanPlayer
 
 # Black has a rook against White's two rooks and a knight: no pawns, a piece on each side
 BEHIND = "8/8/4k3/8/1r6/8/8/R2K1N1R b - - 0 40"

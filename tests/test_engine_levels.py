@@ -18,7 +18,7 @@ from kradan.engine.levels import (
     pick_move,
 )
 from kradan.engine.types import Limit, Score, SearchInfo
-from kradan.players import KradanPlayer
+from kradan.runners.players import KradanPlayer
 
 
 @pytest.mark.parametrize("level", range(1, MAX_LEVEL + 1))

@@ -24,7 +24,7 @@ from kradan.executors import (
     run_tasks,
 )
 from kradan.executors.local import LocalExecutor
-from kradan.match import GameRecord, TimeControl, run_match, tasks
+from kradan.runners.match import GameRecord, TimeControl, run_match, tasks
 from tests import executor_tasks
 
 
@@ -243,8 +243,8 @@ def test_tables_built_on_a_pool_are_the_tables_built_here(tmp_path: Path) -> Non
     """kradan egtb generate --concurrency 2: one task per table of a piece count, the same
     bytes as one table after another."""
     from kradan.egtb.generate import generate
-    from kradan.egtb.parallel import generate_on
     from kradan.egtb.tables import TableSet
+    from kradan.runners.tablebases import generate_on
 
     here, pooled = tmp_path / "here", tmp_path / "pooled"
     made = generate(3, here, load=TableSet(here).values)

@@ -13,7 +13,7 @@ from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.errors import InvalidFenError, PgnError
 from kradan.games import find_game, new_board
 from kradan.pgn import parse_options, read_game
-from kradan.players import PlayerSpecError, make_player
+from kradan.runners.players import PlayerSpecError, make_player
 
 from .protocol_session import Session
 

@@ -351,7 +351,7 @@ def test_svg_and_show_draw_the_toy_game(toy: games.Game, tmp_path: Path, capsys:
 
 
 def test_kradan_engine_is_refused_for_a_game_without_a_searcher(toy: games.Game) -> None:
-    from kradan.players import PlayerSpecError, make_player
+    from kradan.runners.players import PlayerSpecError, make_player
 
     with pytest.raises(PlayerSpecError, match="does not play tictactoe"):
         make_player("kradan", game="tictactoe")

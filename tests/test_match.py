@@ -9,7 +9,7 @@ import pytest
 
 from kradan.cli.main import main
 from kradan.errors import UsageError
-from kradan.match import (
+from kradan.runners.match import (
     GameRecord,
     MatchResult,
     TimeControl,
@@ -18,7 +18,7 @@ from kradan.match import (
     play_game,
     tasks,
 )
-from kradan.players import KradanPlayer, PlayerSpecError, RandomPlayer, make_player
+from kradan.runners.players import KradanPlayer, PlayerSpecError, RandomPlayer, make_player
 
 
 def test_time_control_parsing() -> None:
@@ -191,8 +191,8 @@ def test_match_command(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  #
 def test_openings_from_a_pgn_file_and_a_fen_list(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from kradan import Board
     from kradan.errors import PgnError
-    from kradan.match import load_openings
     from kradan.pgn import game_text
+    from kradan.runners.match import load_openings
 
     board = Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
     board.push_san("Rxa2")

@@ -19,7 +19,7 @@ from kradan import Board, pgn
 from kradan.engine.chess import Searcher
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.types import Limit, time_budget
-from kradan.players import KradanPlayer
+from kradan.runners.players import KradanPlayer
 
 from .protocol_session import Session
 

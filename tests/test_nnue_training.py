@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from kradan import Board
-from kradan import nnue_training as T
 from kradan.cli.main import main
 from kradan.engine import Limit
 from kradan.engine import weights as W
@@ -21,8 +20,9 @@ from kradan.engine.kernels import nnue as N
 from kradan.engine.kernels import nnue_training as K
 from kradan.engine.kernels.evaluate import evaluate
 from kradan.engine.network import load_network
-from kradan.players import PlayerSpecError, make_player
-from kradan.selfplay import TrainingPositions
+from kradan.runners.players import PlayerSpecError, make_player
+from kradan.runners.selfplay import TrainingPositions
+from kradan.training import nnue as T
 
 
 def _positions(count: int, seed: int) -> tuple[TrainingPositions, list[Board]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kradan import Board, InvalidFenError, VariantError, find_variant
+from kradan import Board, InvalidFenError, VariantError
+from kradan.variants import find_variant
 
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1"
 E_PAWN_UP = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR w DEde - 0 1"

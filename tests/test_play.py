@@ -60,7 +60,7 @@ def test_the_engine_plays_from_a_book(tmp_path: Path) -> None:
     import io
 
     from kradan import pgn
-    from kradan.book import build
+    from kradan.engine.book import build
 
     games = io.StringIO('[Result "0-1"]\n\n1. c4 a5 0-1\n')
     path = tmp_path / "m.book"

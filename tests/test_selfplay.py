@@ -12,7 +12,7 @@ from kradan import Board
 from kradan.cli.main import main
 from kradan.engine.kernels.nnue import FEATURES, MAX_PIECES, white_features
 from kradan.errors import UsageError
-from kradan.selfplay import SCORE_CLIP, SelfPlayTask, TrainingPositions, play_game
+from kradan.runners.selfplay import SCORE_CLIP, SelfPlayTask, TrainingPositions, play_game
 
 OPENING = ("e3e4", "d6d5", "e4d5", "e6e5")
 

@@ -1,4 +1,4 @@
-"""kradan.sprt and the match's testing options (issue 16, item 1): the SPRT on game pairs
+"""kradan.runners.sprt and the match's testing options (issue 16, item 1): the SPRT on game pairs
 (pentanomial), a match that stops once the test decides, and per-player time controls."""
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ import pytest
 
 from kradan.cli.main import main
 from kradan.errors import UsageError
-from kradan.match import GameTask, TimeControl, play_game, run_match, split_player_time, tasks
-from kradan.sprt import Sprt, SprtBounds, expected_score
+from kradan.runners.match import (
+    GameTask,
+    TimeControl,
+    play_game,
+    run_match,
+    split_player_time,
+    tasks,
+)
+from kradan.runners.sprt import Sprt, SprtBounds, expected_score
 
 
 def test_bounds_parse_and_their_llr_limits() -> None:

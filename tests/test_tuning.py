@@ -15,7 +15,7 @@ from typing import cast
 import numpy as np
 import pytest
 
-from kradan import BLACK, PAWN, WHITE, Board, pgn, tuning
+from kradan import BLACK, PAWN, WHITE, Board, pgn
 from kradan.cli.main import main
 from kradan.engine import Limit, Searcher
 from kradan.engine import weights as W
@@ -23,7 +23,8 @@ from kradan.engine.kernels.evaluate import evaluate, phase
 from kradan.engine.kernels.features import features
 from kradan.engine.searchers import Searchers
 from kradan.games import new_board
-from kradan.players import PlayerSpecError, make_player
+from kradan.runners.players import PlayerSpecError, make_player
+from kradan.training import tuning
 
 CHESS_GAMES = {"makruk": W.SET_MAKRUK, "cambodian": W.SET_OUK, "karouk": W.SET_OUK,
                "sittuyin": W.SET_SITTUYIN}  # fmt: skip
@@ -386,7 +387,7 @@ def test_random_openings_are_different_legal_lines(game: str) -> None:
 def test_the_tune_command_writes_openings_a_match_reads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kradan.match import load_openings
+    from kradan.runners.match import load_openings
 
     path = tmp_path / "openings.txt"
     assert main(["tune", "openings", "-o", str(path), "--count", "12", "--plies", "6"]) == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kradan import VariantError, find_variant, variant_names
-from kradan.variants import MAKRUK, CountingRule, PromotionRule
+from kradan import VariantError
+from kradan.variants import MAKRUK, CountingRule, PromotionRule, find_variant, variant_names
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import os
 import signal
 from pathlib import Path
 
+from benchmarks.loopback import free_port
 from tests.browser_support import (
     Page,
     expect,
@@ -20,7 +21,6 @@ from tests.browser_support import (
     stop_server,
     wait_until,
 )
-from tests.loopback import free_port
 
 pytestmark = needs_browser
 

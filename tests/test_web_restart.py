@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback import call, free_port
+from benchmarks.loopback import call, free_port
 
 from .web_helpers import (
     DATABASES,

@@ -1,6 +1,6 @@
 """The store of ``kradan serve`` on SQLite and on a real PostgreSQL server (a throw-away cluster,
-see tests/postgres_support.py): the schema is Alembic's newest on both, times and JSON come back
-as they went in, moves, events and takebacks are stored in one transaction each."""
+see benchmarks/postgres_cluster.py): the schema is Alembic's newest on both, times and JSON come
+back as they went in, moves, events and takebacks are stored in one transaction each."""
 
 from __future__ import annotations
 

@@ -6,6 +6,13 @@
 Move.from_uci('e3e4')
 >>> board.perft(3)
 12079
+
+Every game is found by name through the registry (:mod:`kradan.games`), Alquerque included:
+
+>>> kradan.find_game("thai").name, kradan.new_board("alquerque-bell").perft(3)
+('makruk', 6)
+>>> kradan.game_names()
+['cambodian', 'karouk', 'makruk', 'sittuyin', 'alquerque', 'alquerque-bell']
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from .errors import (
     PgnError,
     VariantError,
 )
+from .games import Game, GameBoard, canonical_name, find_game, game_names, game_of, new_board
 from .move import Move
 from .outcome import Outcome, Termination
 from .pieces import (
@@ -53,7 +61,7 @@ from .pieces import (
     square_name,
     square_rank,
 )
-from .variants import Variant, find_variant, variant_names
+from .variants import Variant
 
 __version__ = "0.1.0"
 
@@ -77,6 +85,8 @@ __all__ = [
     "CountAction",
     "CountingError",
     "CountingState",
+    "Game",
+    "GameBoard",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -95,7 +105,11 @@ __all__ = [
     "VariantError",
     "__version__",
     "alquerque",
-    "find_variant",
+    "canonical_name",
+    "find_game",
+    "game_names",
+    "game_of",
+    "new_board",
     "parse_square",
     "piece_name",
     "piece_symbol",
@@ -103,5 +117,4 @@ __all__ = [
     "square_file",
     "square_name",
     "square_rank",
-    "variant_names",
 ]

@@ -1,7 +1,8 @@
 """The typed errors kradan raises for bad input (DESIGN.md: "Bad input gets a clear error").
 
-All of them but :class:`ExecutorError` subclass :class:`ValueError`, so ``except ValueError``
-catches every bad-input case; :class:`ExecutorError` is the machine's trouble, not the input's.
+All of them but :class:`ExecutorError` and :class:`EngineError` subclass :class:`ValueError`, so
+``except ValueError`` catches every bad-input case; those two are the machine's trouble (parallel
+work, another engine's process), not the input's.
 Messages quote the offending input with ``!r`` and, for moves, the position's FEN.
 """
 
@@ -74,10 +75,16 @@ class ExecutorError(KradanError, RuntimeError):
     kept losing its worker."""
 
 
+class EngineError(KradanError, RuntimeError):
+    """An engine cannot play: an external engine died, timed out or broke its protocol, or
+    kradan's own engine was asked for a game it does not play."""
+
+
 __all__ = [
     "AmbiguousMoveError",
     "CorruptTableError",
     "CountingError",
+    "EngineError",
     "ExecutorError",
     "IllegalMoveError",
     "InputFileError",

@@ -413,9 +413,9 @@ for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
             pgn="kradan.pgn.moves:CHESS_MOVES",
             searcher="kradan.engine.chess:Searcher",
             openings=(
-                "kradan.match:setup_openings"
+                "kradan.runners.match:setup_openings"
                 if _variant.setup is SetupRule.DROPS
-                else "kradan.match:quiet_openings"
+                else "kradan.runners.match:quiet_openings"
             ),
             browser="kradan.web.boards:chess",
             external_engines=True,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .board import Board, GameNotOverError, LegalMoves
 from .geometry import POINT_NAMES, parse_point, point_name
 from .move import Move
-from .variant import ALFONSO, BELL, GAMES, AlquerqueVariant, find_game, is_alquerque_name
+from .variant import ALFONSO, BELL, GAMES, AlquerqueVariant
 
 __all__ = [
     "ALFONSO",
@@ -23,8 +23,6 @@ __all__ = [
     "GameNotOverError",
     "LegalMoves",
     "Move",
-    "find_game",
-    "is_alquerque_name",
     "parse_point",
     "point_name",
 ]

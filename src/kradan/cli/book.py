@@ -56,7 +56,7 @@ def _games(files: list[str], variant: str) -> Any:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..book import build
+    from ..engine.book import build
     from ..errors import InputFileError, UsageError
     from ..games import canonical_name
 
@@ -75,7 +75,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from ..book import Book
+    from ..engine.book import Book
 
     book = Book.read(args.book)
     board = load_position(" ".join(args.position) or None, book.game)

@@ -151,7 +151,7 @@ def run_generate(args: argparse.Namespace) -> int:
             built = generate(args.pieces, directory, load=tables.values, force=args.force,
                              on_progress=report)  # fmt: skip
         else:
-            from ..egtb.parallel import generate_on
+            from ..runners.tablebases import generate_on
 
             built = generate_on(executor, args.pieces, directory, force=args.force,
                                 on_progress=report)  # fmt: skip

@@ -12,7 +12,7 @@ from .common import add_executor_arguments, add_game_argument, executor_from_arg
 from .progress import bar
 
 if TYPE_CHECKING:
-    from ..match import GameTask
+    from ..runners.match import GameTask
 
 #: games in one run at most (each is a task description held until it is played)
 MAX_GAMES = 1_000_000
@@ -83,7 +83,7 @@ def check_players(task: GameTask, variant: str) -> None:
     the match at once, with its error, instead of losing every game (during the match a
     player that fails loses its game and the match goes on). Skipped on a cluster, whose
     nodes, not this machine, run the players."""
-    from ..players import make_player
+    from ..runners.players import make_player
 
     for spec in dict.fromkeys((task.first, task.second)):
         make_player(spec, game=variant).close()
@@ -91,11 +91,18 @@ def check_players(task: GameTask, variant: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
-    from ..adjudication import DrawRule, ResignRule
     from ..executors.local import LocalExecutor
     from ..games import canonical_name
-    from ..match import GameRecord, MatchResult, TimeControl, load_openings, run_match, tasks
-    from ..sprt import Sprt, SprtBounds
+    from ..runners.adjudication import DrawRule, ResignRule
+    from ..runners.match import (
+        GameRecord,
+        MatchResult,
+        TimeControl,
+        load_openings,
+        run_match,
+        tasks,
+    )
+    from ..runners.sprt import Sprt, SprtBounds
 
     variant = canonical_name(args.variant)
     control = TimeControl.parse(args.tc)

@@ -58,7 +58,7 @@ class TerminalGame:
     ) -> None:
         from ..engine.levels import MAX_LEVEL
         from ..games import CountingBoard, find_game
-        from ..players import KradanPlayer
+        from ..runners.players import KradanPlayer
 
         self.read = read
         self.write = write
@@ -72,7 +72,7 @@ class TerminalGame:
         self.flipped = not self.human
         level = max(1, min(MAX_LEVEL, args.level))
         self.level = level
-        from ..book import Book
+        from ..engine.book import Book
 
         book_file = getattr(args, "book", None)
         book = Book.read(book_file) if book_file else None

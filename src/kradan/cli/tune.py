@@ -105,7 +105,7 @@ def add_parser(commands: Any) -> None:
 
 def run_openings(args: argparse.Namespace) -> int:
     from ..errors import InputFileError
-    from ..tuning import random_openings
+    from ..training.tuning import random_openings
 
     lines = random_openings(args.variant, args.count, args.plies, args.seed)
     try:
@@ -120,7 +120,7 @@ def run_openings(args: argparse.Namespace) -> int:
 def run_positions(args: argparse.Namespace) -> int:
     from .. import pgn
     from ..errors import UsageError
-    from ..tuning import collect
+    from ..training.tuning import collect
 
     if args.skip_plies < 0:
         raise UsageError("--skip-plies must be 0 or more")
@@ -143,7 +143,7 @@ def run_positions(args: argparse.Namespace) -> int:
 def run_fit(args: argparse.Namespace) -> int:
     from ..engine import weights as W
     from ..errors import InputFileError, UsageError
-    from ..tuning import DEFAULT_L2, Positions, fit
+    from ..training.tuning import DEFAULT_L2, Positions, fit
 
     try:
         import scipy  # noqa: F401
@@ -183,8 +183,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
     from ..errors import InputFileError, UsageError
     from ..executors import make_executor
-    from ..selfplay import SelfPlayTask, TrainingPositions, play_games
-    from ..tuning import random_openings
+    from ..runners.selfplay import SelfPlayTask, TrainingPositions, play_games
+    from ..training.tuning import random_openings
 
     if args.games < 1 or args.nodes < 1 or args.save_every < 1:
         raise UsageError("--games, --nodes and --save-every must be 1 or more")
@@ -216,8 +216,8 @@ def run_train(args: argparse.Namespace) -> int:
     from ..engine.network import save_network
     from ..engine.weights import SETS
     from ..errors import UsageError
-    from ..nnue_training import TrainingReport, quantize, train
-    from ..selfplay import TrainingPositions
+    from ..runners.selfplay import TrainingPositions
+    from ..training.nnue import TrainingReport, quantize, train
 
     try:
         scale = None if args.scale == "fit" else float(args.scale)

@@ -130,7 +130,7 @@ def generate(
 
     A table already readable (the checksum checked) is kept unless ``force``.
     ``on_progress(done, total, label, layer)`` reports progress. Several tables at a time, on
-    the local cores or a cluster: :func:`kradan.egtb.parallel.generate_on`.
+    the local cores or a cluster: :func:`kradan.runners.tablebases.generate_on`.
     """
     directory = Path(directory)
     order = jobs(pieces)

@@ -1,7 +1,7 @@
 """The kradan engine, by role: value types (:mod:`.types`), the iterative-deepening driver
 (:mod:`.driver`) with one adapter per game (:mod:`.chess`, :mod:`.alquerque`), the compiled
-kernels (:mod:`.kernels`), the protocol servers (:mod:`.protocol`) and the external-engine
-client (:mod:`.client`). The searchers load on first use, so the value types come cheap."""
+kernels (:mod:`.kernels`), the protocol servers (:mod:`.protocol`) and its opening book
+(:mod:`.book`). The searchers load on first use, so the value types come cheap."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..errors import EngineError
 from ..games import Game, find_game, game_of
-from .client import EngineError
 from .network import Network, load_network
 from .types import MAX_CONTEMPT, GameSearch, Limit
 from .weights import load as load_weights

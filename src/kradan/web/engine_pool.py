@@ -1,8 +1,8 @@
 """The engine pool of ``kradan serve``: the engine thinks in a worker process, so that the event
 loop never waits for a search. :class:`EnginePool` sends the game (its variant, options, start
 and history) to a ``ProcessPoolExecutor`` (one worker by default, started with ``spawn``); the
-worker rebuilds the board and asks its :class:`~kradan.players.KradanPlayer`, kept for the life
-of the process.
+worker rebuilds the board and asks its :class:`~kradan.runners.players.KradanPlayer`, kept for
+the life of the process.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ _PLAYER: Any = None
 def _player(level: int, variant: str) -> Any:
     global _PLAYER
     if _PLAYER is None:
-        from ..players import KradanPlayer
+        from ..runners.players import KradanPlayer
 
         _PLAYER = KradanPlayer(level, game=variant)
     _PLAYER.level = level

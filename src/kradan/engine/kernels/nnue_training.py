@@ -1,4 +1,4 @@
-"""The compiled parts of training the evaluation network (:mod:`kradan.nnue_training`): the
+"""The compiled parts of training the evaluation network (:mod:`kradan.training.nnue`): the
 network's forward pass in floating point, the loss and its gradient over a minibatch split
 between threads, and Adam's step."""
 

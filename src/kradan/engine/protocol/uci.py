@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ... import __version__
-from ...book import Book
 from ...games import AnyBoard, canonical_name, game_names
+from ..book import Book
 from ..levels import (
     MAX_LEVEL,
     level_for_rating,

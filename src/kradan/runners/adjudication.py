@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import UsageError
+from ..errors import UsageError
 
 #: the centipawn value a reported mate counts as (beyond every threshold)
 MATE_CP = 100_000

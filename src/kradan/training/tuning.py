@@ -29,12 +29,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from .board import Board
-from .engine import weights as W
-from .engine.kernels.evaluate import evaluate
-from .engine.kernels.features import features
-from .errors import UsageError
-from .games import KernelBoard
+from ..board import Board
+from ..engine import weights as W
+from ..engine.kernels.evaluate import evaluate
+from ..engine.kernels.features import features
+from ..errors import UsageError
+from ..games import KernelBoard
 
 #: the games of each weight set
 SET_OF_GAME = {"makruk": "makruk", "cambodian": "ouk", "karouk": "ouk", "sittuyin": "sittuyin"}
@@ -75,7 +75,7 @@ def random_openings(variant: str, count: int, plies: int, seed: int) -> list[lis
     """``count`` different lines of ``plies`` random legal moves from the start of ``variant``
     (UCI moves), none ending in check or in the game's end, in a random order: the starts of
     self-play games for tuning. The same ``seed`` gives the same lines."""
-    from .games import CheckBoard, new_board
+    from ..games import CheckBoard, new_board
 
     if count < 1 or plies < 1:
         raise UsageError(f"--count {count} and --plies {plies} must be 1 or more")

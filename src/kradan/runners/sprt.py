@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .errors import UsageError
+from ..errors import UsageError
 
 #: a pair's points for the first player, by pentanomial bin
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)

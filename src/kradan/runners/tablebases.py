@@ -9,12 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..egtb.generate import Built, children_of, jobs, solve
+from ..egtb.material import Material
+from ..egtb.storage import SUFFIX, file_name, read_table, write_table
+from ..egtb.tables import TableSet
 from ..errors import TablebaseError
 from ..executors import Executor, run_tasks
-from .generate import Built, children_of, jobs, solve
-from .material import Material
-from .storage import SUFFIX, file_name, read_table, write_table
-from .tables import TableSet
 
 
 @dataclass(frozen=True)

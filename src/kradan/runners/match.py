@@ -4,7 +4,7 @@ kradan adjudicating by its own rules, and an Elo estimate with its error margin.
 Each opening is played twice, the players changing colours. Clocks are kept by the runner: a
 player whose thinking time exceeds its clock loses on time; an illegal move or a crash loses;
 a game longer than ``max_plies`` is adjudicated a draw, and on request a game whose result both
-players' scores agree on ends there (:mod:`kradan.adjudication`).
+players' scores agree on ends there (:mod:`kradan.runners.adjudication`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..board import Board
+from ..engine.types import Limit
+from ..errors import KradanError, UsageError
+from ..executors import Executor, in_order, make_executor, run_tasks
+from ..games import AnyBoard, Game, canonical_name, find_game, new_board
+from ..pgn import game_text
+from ..sittuyin_setup import PRESETS
 from .adjudication import Adjudicator, DrawRule, ResignRule, centipawns
-from .board import Board
-from .engine.types import Limit
-from .errors import KradanError, UsageError
-from .executors import Executor, in_order, make_executor, run_tasks
-from .games import AnyBoard, Game, canonical_name, find_game, new_board
-from .pgn import game_text
 from .players import Player, make_player
-from .sittuyin_setup import PRESETS
 
 WHITE_OPENING_MOVES = [
     "a3a4",
@@ -231,7 +231,7 @@ class GameTask:
     second_control: TimeControl | None = None
     #: a node budget for every move instead of the clocks (0: the clocks)
     nodes: int = 0
-    #: ending the game early when both players' scores agree (:mod:`kradan.adjudication`)
+    #: ending the game early when both players' scores agree (:mod:`kradan.runners.adjudication`)
     resign: ResignRule | None = None
     draw: DrawRule | None = None
 
@@ -361,14 +361,14 @@ BOOK_OPENINGS, BOOK_OPENING_PLIES = 500, 8
 
 def load_openings(path: str, variant: str) -> list[Opening]:
     """Openings from a file: the main lines of a PGN file's games, lines drawn from an
-    opening book (:mod:`kradan.book`: up to 500 different lines of 8 plies, each move drawn
+    opening book (:mod:`kradan.engine.book`: up to 500 different lines of 8 plies, each move drawn
     with the book's weights), or one per line of a text file: a FEN, or a UCI line
     (``startpos moves e3e4 d6d5``, ``fen <FEN> moves ...``).
 
     :raises PgnError: for a game of another variant or an unreadable line, naming it;
     :raises BookError: for a book of another game.
     """
-    from .book import MAGIC, Book, BookError
+    from ..engine.book import MAGIC, Book, BookError
 
     try:
         with open(path, "rb") as handle:
@@ -383,10 +383,10 @@ def load_openings(path: str, variant: str) -> list[Opening]:
         if not lines:
             raise BookError(f"{path!r} knows no move at the start position")
         return [(None, line) for line in lines]
-    from . import pgn
-    from .errors import InputFileError, PgnError
-    from .pgn import formats
-    from .pgn.tree import position_text
+    from .. import pgn
+    from ..errors import InputFileError, PgnError
+    from ..pgn import formats
+    from ..pgn.tree import position_text
 
     wanted = canonical_name(variant)
     games: list[pgn.Game] = []
@@ -441,7 +441,7 @@ def tasks(
     gets a node budget instead of a clock: within :data:`NODE_SPREAD` of ``nodes``, drawn for
     each opening (both colours alike), so the games repeat exactly when the match is run again.
     ``resign`` and ``draw`` end a game early when both players' scores agree
-    (:mod:`kradan.adjudication`). ``skip_openings`` starts that many openings (twice as many
+    (:mod:`kradan.runners.adjudication`). ``skip_openings`` starts that many openings (twice as many
     games) into the schedule, with the rounds, seeds and budgets those games would have had:
     a second run goes on where the first stopped instead of replaying its games.
 

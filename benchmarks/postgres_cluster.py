@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.loopback import free_port
+from benchmarks.loopback import free_port
 
 #: the programs a cluster needs
 PROGRAMS = ("initdb", "pg_ctl", "postgres", "createdb")

@@ -1,5 +1,6 @@
 """Talking to a server on 127.0.0.1 from tests and benchmarks: a free port, and a JSON call.
-Standard library only, so that benchmarks can import it without pytest."""
+Standard library only, so that the tests and the benchmarks (``serve_load.py``) share it and
+neither needs the other."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 // chessgroundx's base CSS. The outputs are committed under src/kradan/web/static/, so nobody
 // needs Node to install or run kradan; CI rebuilds them and fails on any difference.
 //
-//   cd web && npm ci && node build.mjs
+//   cd board-bundle && npm ci && node build.mjs
 import { copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ if (cgVersion !== '10.7.4') throw new Error(`expected chessgroundx 10.7.4, found
 
 const banner =
   `/*! kradan board bundle: chessgroundx ${cgVersion} (https://github.com/gbtami/chessgroundx), ` +
-  'GPL-3.0; bundled by kradan (GPL-3.0-or-later). Sources: board.min.js.map and web/ in kradan. */';
+  'GPL-3.0; bundled by kradan (GPL-3.0-or-later). Sources: board.min.js.map and board-bundle/ in kradan. */';
 
 await build({
   entryPoints: [join(here, 'src', 'index.js')],

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .engine.kernels import nnue_training as K
-from .engine.network import (
+from ..engine.kernels import nnue_training as K
+from ..engine.network import (
     FEATURES,
     NET_ROWS,
     OUTPUT_LIMIT,
@@ -32,8 +32,8 @@ from .engine.network import (
     ROW_OUT_US,
     Network,
 )
-from .errors import UsageError
-from .selfplay import TrainingPositions
+from ..errors import UsageError
+from ..runners.selfplay import TrainingPositions
 
 #: the hidden layer's width of a new network
 DEFAULT_HIDDEN = 128

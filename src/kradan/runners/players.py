@@ -20,17 +20,17 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from .board import Board
-from .book import Book
-from .engine.client import EngineError, UciClient, XBoardClient
-from .engine.counting_policy import apply_count_decision, count_decision
-from .engine.levels import MAX_LEVEL, level_limit, level_lines, pick_move
-from .engine.network import Network, load_network
-from .engine.searchers import Searchers
-from .engine.types import MAX_CONTEMPT, GameSearch, Limit, PlayResult, SearchInfo
-from .engine.weights import load as load_weights
-from .errors import InputFileError, KradanError
-from .games import AnyBoard, CountingBoard, find_game, new_board
+from ..board import Board
+from ..engine.book import Book
+from ..engine.counting_policy import apply_count_decision, count_decision
+from ..engine.levels import MAX_LEVEL, level_limit, level_lines, pick_move
+from ..engine.network import Network, load_network
+from ..engine.searchers import Searchers
+from ..engine.types import MAX_CONTEMPT, GameSearch, Limit, PlayResult, SearchInfo
+from ..engine.weights import load as load_weights
+from ..errors import EngineError, InputFileError, KradanError
+from ..games import AnyBoard, CountingBoard, find_game, new_board
+from .engine_client import UciClient, XBoardClient
 
 
 class PlayerSpecError(KradanError, ValueError):

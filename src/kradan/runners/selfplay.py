@@ -1,17 +1,17 @@
 """Self-play games that teach the evaluation network: positions, the engine's score of each
 and the game's result (``kradan tune selfplay``, docs/tuning.md).
 
-Each game starts from a random opening (:func:`kradan.tuning.random_openings`) and is played
-by kradan's engine against itself on a node budget a move, in this process, with no protocol
-between. A position is kept when it is quiet enough for a static evaluation to judge: the side
-to move is not in check, holds nothing in hand, and its best move is neither a capture nor a
-promotion, and the score is not a mate. A game ends by the rules (counts included, a
+Each game starts from a random opening (:func:`kradan.training.tuning.random_openings`) and is
+played by kradan's engine against itself on a node budget a move, in this process, with no
+protocol between. A position is kept when it is quiet enough for a static evaluation to judge:
+the side to move is not in check, holds nothing in hand, and its best move is neither a capture
+nor a promotion, and the score is not a mate. A game ends by the rules (counts included, a
 repetition as a draw), when both sides' searches have seen a mate for two moves each, or
 after ``MAX_PLIES`` as a draw.
 
-The positions are stored as White's input rows of the network (:mod:`.engine.kernels.nnue`),
+The positions are stored as White's input rows of the network (:mod:`kradan.engine.kernels.nnue`),
 the side to move, White's score and White's result, in an ``.npz`` file that
-:mod:`kradan.nnue_training` reads.
+:mod:`kradan.training.nnue` reads.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from .board import Board
-from .engine.kernels.nnue import MAX_PIECES, white_features
-from .engine.types import Limit
-from .errors import UsageError
+from ..board import Board
+from ..engine.kernels.nnue import MAX_PIECES, white_features
+from ..engine.types import Limit
+from ..errors import UsageError
 
 #: a game still going after this many plies is scored a draw
 MAX_PLIES = 400
@@ -107,7 +107,7 @@ def _searcher(board: Board) -> Any:
     """This process's search (made once: a worker plays many games)."""
     global _searchers
     if _searchers is None:
-        from .engine.searchers import Searchers
+        from ..engine.searchers import Searchers
 
         _searchers = Searchers(16)
     return _searchers.for_board(board)
@@ -120,7 +120,7 @@ def _quiet(board: Board, move: Any) -> bool:
 
 def play_game(task: SelfPlayTask) -> TrainingPositions:
     """Play one self-play game and return its kept positions (``games`` all 0)."""
-    from .games import KernelBoard, new_board
+    from ..games import KernelBoard, new_board
 
     played = new_board(task.variant)
     if not isinstance(played, KernelBoard):
@@ -180,7 +180,7 @@ def play_game(task: SelfPlayTask) -> TrainingPositions:
 def play_games(tasks: list[SelfPlayTask], executor: Any) -> Iterator[tuple[int, TrainingPositions]]:
     """Each task's game on ``executor``, as each finishes: ``(task index, positions)`` with
     ``games`` set to the task index."""
-    from .executors import run_tasks
+    from ..executors import run_tasks
 
     for index, positions in run_tasks(executor, play_game, tasks):
         positions.games[:] = index

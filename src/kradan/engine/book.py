@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputFileError, KradanError
-from .games import AnyBoard, canonical_name, new_board
+from ..errors import InputFileError, KradanError
+from ..games import AnyBoard, canonical_name, new_board
 
 MAGIC = b"KRADANBK"
 VERSION = 1

@@ -19,15 +19,11 @@ import time
 from types import TracebackType
 
 from ..board import Board
-from ..errors import KradanError
+from ..engine.types import Limit, PlayResult
+from ..errors import EngineError
 from ..move import Move
-from .types import Limit, PlayResult
 
 __all__ = ["EngineError", "PlayResult", "UciClient", "XBoardClient"]
-
-
-class EngineError(KradanError, RuntimeError):
-    """An external engine died, timed out or broke its protocol."""
 
 
 class _Process:
