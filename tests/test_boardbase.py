@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from kradan import Board, Move, alquerque
+from kradan import Board, Move, alquerque, find_game
 from kradan.boardbase import BoardBase, LegalMoveView
 from kradan.errors import IllegalMoveError, InvalidMoveError, VariantError
 from kradan.movebase import MoveBase
@@ -116,7 +116,7 @@ def test_both_move_classes_share_str_repr_and_the_type_check() -> None:
 
 
 def test_both_rule_sets_share_names_options_and_replace() -> None:
-    bell = alquerque.find_game("bell")
+    bell = find_game("bell").rules
     for rules in (MAKRUK, bell):
         assert isinstance(rules, RuleSetBase) and rules.option_table()
         assert rules.replace(title="Other").title == "Other"
@@ -124,7 +124,7 @@ def test_both_rule_sets_share_names_options_and_replace() -> None:
             rules.replace(colour="red")
     assert bell.with_options(no_return="off").no_return.value == "off"
     with pytest.raises(VariantError, match="does not apply"):
-        alquerque.find_game("alquerque").with_options(no_return="off")
+        find_game("alquerque").rules.with_options(no_return="off")
 
 
 def test_ouk_derives_from_makruk_as_kar_ouk_from_ouk() -> None:
