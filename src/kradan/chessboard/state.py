@@ -46,6 +46,10 @@ class BoardState(BoardBase[Move, Move | CountAction]):
         self._saved = []
         self._screened = {}
         self._ended = None
+        self._forget_legal()
+
+    def _forget_legal(self) -> None:
+        """Drop the legal moves kept for the position (it changed)."""
         self._legal = None
         self._legal_moves = None
 
