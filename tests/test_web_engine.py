@@ -71,11 +71,15 @@ def test_takeback_against_the_engine(client: TestClient) -> None:
     response = act(client, game_id, token, "takeback")
     assert response.status_code == 200, response.text
     assert response.json()["moves"] == [] and response.json()["turn"] == "white"
+    # the positions and the squares go back with the moves
+    assert response.json()["positions"] == [state["positions"][0]]
+    assert response.json()["move_squares"] == []
     response = act(client, game_id, token, "takeback")
     assert response.status_code == 409  # nothing of White's left to take back
     move(client, game_id, token, "c3c4")
     state = reply(client, game_id, 2)
-    assert state["moves"][0] == "c3c4"
+    assert state["moves"][0] == "c3c4" and state["move_squares"][0] == ["c3", "c4"]
+    assert len(state["positions"]) == 3
     pgn = client.get(f"/api/games/{game_id}/pgn").text
     assert "1. c4 " in pgn and "e4" not in pgn.split("\n\n", 1)[1]
 

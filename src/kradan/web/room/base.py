@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import time
 from collections.abc import Awaitable
 from typing import Any, Protocol
@@ -23,6 +24,14 @@ from ..i18n import N_
 from ..model import COLORS, SIDES, Clock, GameError, Player, token_hash
 from ..storage import Store
 from ..tables import Ending, EventRow, GameRow, utcnow
+
+#: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)
+SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
+
+
+def touched_squares(uci: str) -> list[str]:
+    """The squares the move written ``uci`` touches, in order (for the last-move highlight)."""
+    return SQUARE.findall(uci)
 
 
 class RoomHost(Protocol):
@@ -68,6 +77,8 @@ class RoomBase:
         self.thai: list[str] | None = [] if "thai" in self.game.notations else None
         #: the position (FEN) at the start and after each ply, so that the browser replays nothing
         self.positions: list[str] = [board.fen(show_promoted=True)]
+        #: the squares each ply touched (:func:`touched_squares`)
+        self.move_squares: list[list[str]] = []
         #: the clocks stored with each move
         self.move_clocks: list[tuple[int | None, int | None]] = []
         self.players = {

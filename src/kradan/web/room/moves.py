@@ -11,7 +11,7 @@ from ...outcome import Outcome
 from ..i18n import N_, Message
 from ..model import GameError
 from ..tables import Ending, NewMove, utcnow
-from .base import RoomBase
+from .base import RoomBase, touched_squares
 from .clock import Timekeeper
 
 
@@ -64,6 +64,7 @@ class Mover:
         board.push(move)
         room.positions.append(board.fen(show_promoted=True))
         room.ucis.append(uci)
+        room.move_squares.append(touched_squares(uci))
         room.sans.append(san)
         if room.thai is not None and thai is not None:
             room.thai.append(thai)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from ...games import CountingBoard, new_board
 from ..model import COUNT_EVENTS
 from ..tables import EventRow, StoredGame
-from .base import RoomBase, RoomHost
+from .base import RoomBase, RoomHost, touched_squares
 from .moves import written
 from .room import Room
 
@@ -40,6 +40,7 @@ def rebuild(host: RoomHost, stored: StoredGame) -> Room:
         board.push(move)
         room.positions.append(board.fen(show_promoted=True))
         room.ucis.append(move.uci())
+        room.move_squares.append(touched_squares(room.ucis[-1]))
         room.move_clocks.append((move_row.white_ms, move_row.black_ms))
 
     for event in counts:

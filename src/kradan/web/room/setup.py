@@ -11,7 +11,7 @@ from ...games import SetupBoard
 from ...sittuyin_setup import PRESETS
 from ..i18n import N_
 from ..model import SIDES, GameError
-from .base import RoomBase
+from .base import RoomBase, touched_squares
 from .clock import Timekeeper
 from .moves import written
 
@@ -82,6 +82,7 @@ class ScreenedSetup:
             before.append(trial.fen(show_promoted=True))
         room.positions.extend([*reversed(before[:-1]), board.fen(show_promoted=True)])
         room.ucis.extend(entry.uci() for entry in board.move_stack[-drops:])
+        room.move_squares.extend(touched_squares(uci) for uci in room.ucis[-drops:])
         room.sans.extend(reversed(sans))
         if room.thai is not None:
             room.thai.extend(reversed(thais))

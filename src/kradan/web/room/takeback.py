@@ -45,7 +45,7 @@ class Takebacker:
         for _ in range(popped):
             room.board.pop()
         del room.ucis[plies:], room.sans[plies:], room.move_clocks[plies:]
-        del room.positions[plies + 1 :]
+        del room.positions[plies + 1 :], room.move_squares[plies:]
         if room.thai is not None:
             del room.thai[plies:]
         room.row.ply = plies

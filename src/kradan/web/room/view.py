@@ -6,7 +6,6 @@ nothing."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -17,9 +16,6 @@ from ...pieces import square_name
 from ..model import COLORS, Clock, Side
 from .base import RoomBase
 from .counts import Counts
-
-#: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)
-_SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
 
 
 class ClockView(BaseModel):
@@ -137,7 +133,9 @@ def game_view(
         king = room.checking.king(board.turn)
         check = None if king is None else square_name(king)
     moving = playing and not room.in_setup
-    return GameView(
+    # built from the room's own typed fields: pydantic's validation of every list (the
+    # positions grow with the game) would only check them again
+    return GameView.model_construct(
         id=room.public_id,
         variant=room.game.name,
         title=room.game.title,
@@ -146,7 +144,7 @@ def game_view(
         fen=board.fen(),
         moves=list(room.ucis),
         positions=list(room.positions),
-        move_squares=[_SQUARE.findall(uci) for uci in room.ucis],
+        move_squares=list(room.move_squares),
         san=list(room.sans),
         turn=COLORS[bool(board.turn)],
         status="playing" if playing else "ended",
