@@ -565,9 +565,10 @@ def test_korean_table_rows(strong: str, weak: str, strong_is_white: bool) -> Non
     [
         ("PPP5", "7p", False),  # three connected pawns is not row 1
         ("P1P1P3", "7p", False),  # three separated pawns neither
-        # row 9 (four connected pawns v rook and pawn): each of these pawns has a neighbour on
-        # the next file, and that is "connected" as [interp] reads it, so the row matches
-        ("PP1PP3", "rp6", True),
+        # row 9 (four connected pawns v rook and pawn) wants one unbroken run of files
+        # (docs/rules.md, Decision 11): a, b and d, e are two pairs, not four connected pawns
+        ("PP1PP3", "rp6", False),
+        ("2PPPP2", "rp6", True),  # c, d, e, f: one run
         ("P1P1PP2", "rp6", False),  # the pawns on a and c have no neighbour: not connected
         ("1PP2P2", "7p", True),  # row 1 on other files: b and c connected, f apart
         ("PP1P4", "7p", True),  # a and b connected, d apart: one empty file between is enough

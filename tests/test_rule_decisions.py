@@ -1,6 +1,7 @@
-"""docs/rules.md Decisions 8-10 and the options section 8 marks "added" (issue 13): the seed's
+"""docs/rules.md Decisions 8-13 and the options section 8 marks "added" (issue 13): the seed's
 declared pieces' honour, every reading of the seeds as an option (each tested for each setting),
-and Alquerque positions without pieces."""
+Alquerque positions without pieces, the Korean table's connected pawns, a set-up lone king's
+count and the promoted pawn's mark."""
 
 from __future__ import annotations
 
@@ -325,3 +326,64 @@ def test_a_position_without_any_piece_is_rejected(text: str) -> None:
     with pytest.raises(KradanError, match="no piece at all") as caught:
         AlquerqueBoard(text)
     assert repr(text) in str(caught.value)
+
+
+# --- Decision 11: "connected" pawns are one unbroken run of files (docs/rules.md 2.7) ------------
+
+
+@pytest.mark.parametrize(
+    ("pawns", "row"),
+    [
+        ("8/2PP1PP1", False),  # c3, d3 and f3, g3: two pairs, not four connected pawns
+        ("8/2PPPP2", True),  # c3 to f3: one run
+        ("2P5/3PPP2", True),  # one run of files across two ranks
+    ],
+)
+def test_four_connected_pawns_stand_on_one_run_of_files(pawns: str, row: bool) -> None:
+    # row 9 of the Korean table: four connected pawns against a rook and a pawn
+    board = Board(f"4k3/8/r6p/8/8/{pawns}/4K3 w - - 0 1")
+    assert board.is_korean_material_draw() is row
+
+
+# --- Decision 12: a set-up lone king gets its count (docs/rules.md 2.6.4) ------------------------
+
+LONE_KING_SET_UP = "1k6/8/8/7K/8/8/8/R7 b - - 0 40"
+
+
+@pytest.mark.parametrize("counting", ["auto", "declared"])
+def test_a_lone_king_from_a_fen_counts_pieces_honour(counting: str) -> None:
+    board = play(Board(LONE_KING_SET_UP, counting=counting), "b8c8 a1a2")
+    state = board.counting_state()
+    assert state is not None and state.honour == "pieces' honour"
+    assert board.counting_fields() == (32, 6)  # a rook: 16 moves; three pieces on the board
+
+
+def test_the_declared_count_of_a_set_up_lone_king_runs_out() -> None:
+    board = Board(LONE_KING_SET_UP, counting="declared")
+    moves = ["b8c8", "a1a2", "c8b8", "a2a1"]
+    for ply in range(200):
+        if board.is_game_over():
+            break
+        board.push_uci(moves[ply % 4])
+    assert board.outcome() is not None
+    assert board.outcome().termination is Termination.COUNTING_LIMIT
+
+
+# --- Decision 13: a promoted pawn stays promoted whatever it captures ----------------------------
+
+
+@pytest.mark.parametrize("variant", ["makruk", "cambodian", "sittuyin"])
+def test_a_promoted_pawn_taking_a_promoted_pawn_keeps_its_mark(variant: str) -> None:
+    pieces = {"makruk": ("m~", "M~"), "cambodian": ("m~", "M~"), "sittuyin": ("f~", "F~")}[variant]
+    hand = "[]" if variant == "sittuyin" else ""
+    fen = f"4k3/8/8/3{pieces[0]}4/4{pieces[1]}3/8/8/3K4{hand} w - - 0 1"
+    board = Board(fen, variant=variant)
+    board.push_uci("e4d5")
+    assert board.fen(show_promoted=True).startswith(f"4k3/8/8/3{pieces[1]}4/8/8/8/3K4")
+    board.pop()
+    assert board.fen(show_promoted=True) == fen
+
+
+def test_thai_san_names_the_capturing_promoted_pawn_as_a_promoted_pawn() -> None:
+    board = play(Board("4k3/8/8/3m~4/4M~3/8/8/3K4 w - - 0 1"), "e4d5 e8e7")
+    assert board.san(board.parse_uci("d5c6"), "thai") == "ง-ค๖"  # ง: a promoted met, not ม็

@@ -54,7 +54,10 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
 
 def _pawn_groups_ok(files: list[int], rule: str) -> bool:
     if rule == "connected":
-        return all(any(abs(f - g) == 1 for g in files if g is not f) for f in files)
+        # one unbroken run of files: c, d, e, f is connected; c, d and f, g are two groups
+        # (Decision 11)
+        distinct = sorted(set(files))
+        return distinct[-1] - distinct[0] == len(distinct) - 1
     # "two connected, one separated": a pair on adjacent files and a pawn next to neither
     for i, lone in enumerate(files):
         pair = files[:i] + files[i + 1 :]

@@ -156,16 +156,17 @@ def _update_declared(
 ) -> None:
     """Declared mode (docs/rules.md 2.6.4): only pieces' honour starts by itself, when a lone king
     arises with no pawn left, at the number of pieces on the board. A running board's-honour
-    count gives way to it; a lone king's captures do not restart it."""
+    count gives way to it; a lone king's captures do not restart it. A lone king that was
+    already alone when the position was set up gets its count at the first move, as in
+    automatic mode (Decision 12)."""
     if info[V_COUNT_FLAGS] & COUNT_PIECES_OPTIONAL or bbs[BB_TYPE + PAWN] != ZERO:
         return
     to_move = 1 - mover
-    pawn_gone = captured_type == PAWN or promoted
     for lone in (to_move, mover):
         if popcount(bbs[BB_COLOR + lone]) != 1 or popcount(bbs[BB_COLOR + 1 - lone]) == 1:
             continue
         just_lone = lone == to_move and captured_type >= 0
-        if just_lone or (pawn_gone and info[I_COUNT_LIMIT] == 0):
+        if just_lone or info[I_COUNT_LIMIT] == 0:
             start_pieces_honour(bbs, info, lone)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attacks import in_check
-from .bits import ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
+from .bits import FULL, ZERO, bit, jit, jit_inline, lsb, pop_lsb, popcount
 from .counting import update_counting
 from .layout import (
     BB_COLOR,
@@ -177,11 +177,11 @@ def make_move_inline(bbs: np.ndarray, info: np.ndarray, move: int) -> None:
         info[I_BOARD + to] = new_code
         key ^= ZOBRIST_PIECE[code, frm] ^ ZOBRIST_PIECE[new_code, to]
         if promoted != ZERO or new_code != code:
-            if promoted & from_bit:
-                promoted ^= from_bit | to_bit
-            elif promoted & to_bit:
-                promoted ^= to_bit  # the captured piece was a promoted one
-            if new_code != code:
+            # the mark leaves with the captured piece and travels with the moving one, so a
+            # promoted pawn that takes a promoted pawn stays marked (docs/rules.md, Decision 13)
+            mover_marked = (promoted & from_bit) != ZERO or new_code != code
+            promoted &= FULL ^ (from_bit | to_bit)
+            if mover_marked:
                 promoted |= to_bit
             bbs[BB_PROMOTED] = promoted
     bbs[BB_KEY] = key ^ ZOBRIST_SIDE[0]
