@@ -206,3 +206,35 @@ def test_command_modules_share_helpers_and_never_import_each_other() -> None:
                     assert name.split(".")[0] in allowed, f"cli/{path.name} imports .{name}"
     source = "".join(p.read_text(encoding="utf-8") for p in folder.parent.rglob("*.py"))
     assert source.count("EXIT_BAD_INPUT = ") == 1
+
+
+def test_progress_in_a_file_is_plain_lines_and_on_a_terminal_one_redrawn_line() -> None:
+    """Issue 43: ``kradan egtb generate > log`` and ``kradan match 2> log`` write no ``\\r``."""
+    import io
+
+    from kradan.cli.progress import end_progress, show_progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    log, terminal = io.StringIO(), Terminal()
+    for stream in (log, terminal):
+        show_progress("[#.] 1/2", stream)
+        show_progress("[##] 2/2", stream)
+        end_progress(stream)
+    assert log.getvalue() == "[#.] 1/2\n[##] 2/2\n"
+    assert terminal.getvalue() == "\r[#.] 1/2\r[##] 2/2\n"
+
+
+def test_output_into_a_pipe_is_written_line_by_line() -> None:
+    """Issue 43: into a file or a pipe Python buffers whole blocks, so ``kradan egtb generate >
+    log`` showed nothing for minutes; the command line switches to one line at a time."""
+    code = (
+        "import sys; from kradan.cli.main import main; main(['perft', 'makruk', '1']); "
+        "print(sys.stdout.line_buffering, file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stderr.strip().splitlines()[-1] == "True"

@@ -79,7 +79,11 @@ def test_playing_black_lets_the_engine_start() -> None:
 def test_resign_and_draw() -> None:
     _, output, result = game(["resign"])
     assert result == "0-1" and "You resign: 0-1" in output
-    _, output, result = game(["draw", "quit"])  # level 3 at the start: not ahead, it accepts
+    # before move 10 the engine declines, even when it is not ahead (issue 43)
+    _, output, result = game(["draw", "quit"])
+    assert result == "*" and "kradan declines the draw: too early (before move 10)" in output
+    # later, with a rook each, it is not ahead and accepts
+    _, output, result = game(["draw", "quit"], fen="k7/8/8/8/8/8/r7/4K2R w - - 0 30")
     assert result == "1/2-1/2" and "kradan accepts the draw: 1/2-1/2" in output
     # a rook up, the engine is ahead and plays on
     _, output, result = game(["draw", "quit"], color="black", fen="k7/8/8/8/8/8/8/1R2K3 w - - 0 1")
@@ -170,3 +174,79 @@ def test_sittuyin_in_the_terminal_takes_no_counting_option() -> None:
     session, output, result = game(["quit"], variant="sittuyin", counting="declared")
     assert "Sittuyin" in output[0] and result == "*"
     assert session.board.variant.name == "sittuyin"
+
+
+# --- issue 43: UCI and SAN for every game, reasons, levels, colours, the end of a game ----------
+
+
+@pytest.mark.parametrize(
+    ("variant", "moves", "played"),
+    [
+        ("makruk", ["b1d2"], "b1d2"),  # a knight's move in UCI
+        ("makruk", ["Nd2"], "b1d2"),  # and in SAN
+        ("cambodian", ["g1e2"], "g1e2"),
+        ("karouk", ["d1b2"], "d1b2"),  # the king's first-move leap, in UCI
+        ("makruk", ["ม-ง๒"], "b1d2"),  # Thai SAN
+        ("sittuyin", ["K@d2"], "K@d2"),  # a drop while setting up
+        ("alquerque", ["c2c3"], "c2c3"),
+    ],
+)
+def test_kradan_play_takes_uci_and_san_in_every_game(
+    variant: str, moves: list[str], played: str
+) -> None:
+    session, output, _ = game([*moves, "quit"], variant=variant)
+    assert session.board.move_stack[0].uci() == played, output
+
+
+def test_a_refused_move_says_why() -> None:
+    _, output, _ = game(["b1b3", "Nd4", "quit"])
+    assert any(line.endswith(": White's own pawn stands on b3") for line in output), output
+    assert any(line.endswith(": no knight of White's can go to d4") for line in output), output
+
+
+@pytest.mark.parametrize("level", ["0", "25", "-3", "x"])
+def test_kradan_play_checks_the_level_as_match_does(
+    level: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kradan.cli.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "makruk", "--level", level])
+    assert stopped.value.code == 2
+    assert "argument --level: " in capsys.readouterr().err
+
+
+def test_colours_only_on_a_terminal_and_never_with_no_color(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from kradan.cli.common import wants_colour
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert wants_colour(False, Terminal())
+    assert not wants_colour(True, Terminal())
+    assert not wants_colour(False, io.StringIO())  # a pipe or a file: no escapes
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not wants_colour(False, Terminal())
+
+
+def test_kradan_play_into_a_pipe_writes_no_escape_codes() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kradan", "play", "makruk", "--time", "0.05"],
+        input="quit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "\033[" not in done.stdout and "White to move" in done.stdout
+
+
+def test_after_a_mate_the_status_line_shows_the_result_not_a_count() -> None:
+    # a rook against a lone king: the count runs until the mate, and not after it
+    _, output, result = game(["Ra1"], fen="k7/2K5/8/8/8/8/8/7R w - 32 6 40")
+    assert result == "1-0"
+    assert "  game over: 1-0 (checkmate)" in output[-2]
+    assert "moves left to mate" not in output[-2]

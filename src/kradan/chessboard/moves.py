@@ -44,8 +44,14 @@ class BoardMoves(BoardState):
     def _code_of(self, move: Move) -> int:
         code = self._codec.encode(move)
         if code is None or code not in self._legal_codes():
-            raise IllegalMoveError(f"illegal move {move.uci()!r} in {self.fen()!r}")
+            reason = self._illegal_reason(move)
+            raise IllegalMoveError(f"illegal move {move.uci()!r} in {self.fen()!r}{reason}")
         return code
+
+    def _illegal_reason(self, move: Move) -> str:
+        from .explain import illegal_reason
+
+        return illegal_reason(self, move)  # type: ignore[arg-type]
 
     # --- making and taking back moves ----------------------------------------------------------
 

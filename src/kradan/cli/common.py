@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ..games import AnyBoard, game_names, new_board
 
@@ -39,6 +40,26 @@ def seconds(text: str) -> float:
             f"{text!r}: seconds must be above 0 and at most {LONGEST_SECONDS:,.0f}"
         )
     return value
+
+
+def level(text: str) -> int:
+    """An argparse type: an engine level, 1..20 (the same levels ``kradan match`` takes)."""
+    from ..engine.levels import MAX_LEVEL
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level (1..{MAX_LEVEL})") from None
+    if not 1 <= value <= MAX_LEVEL:
+        raise argparse.ArgumentTypeError(f"level {text!r} is outside 1..{MAX_LEVEL}")
+    return value
+
+
+def wants_colour(no_color: bool, stream: TextIO | None = None) -> bool:
+    """Whether to write ANSI colours: only to a terminal, never with ``--no-color`` or with the
+    ``NO_COLOR`` environment variable set to anything (https://no-color.org)."""
+    stream = stream if stream is not None else sys.stdout
+    return not no_color and not os.environ.get("NO_COLOR") and stream.isatty()
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:

@@ -13,7 +13,7 @@ from ..board import Board
 from ..egtb.tables import TableSet, default_directory
 from ..errors import MissingTableError
 from .common import add_executor_arguments, executor_from_args
-from .progress import bar
+from .progress import bar, end_progress, show_progress
 
 EXAMPLES = """examples:
   kradan egtb generate                      the 4-piece tables and their conversion tables (79 MiB)
@@ -137,12 +137,14 @@ def run_generate(args: argparse.Namespace) -> int:
 
     directory = Path(args.dir) if args.dir else default_directory()
     tables = TableSet(directory)
-    shown = sys.stderr.isatty()
+    on_terminal = sys.stderr.isatty()
 
     def report(done: int, total: int, label: str, layer: int) -> None:
-        if shown:  # one line, redrawn: the tables done and the layer of the one in work
-            note = f"{label} layer {layer}" if layer >= 0 else f"{label} done"
-            print(f"\r{bar(done, total)} tables  {note:<32}", end="", file=sys.stderr, flush=True)
+        # on a terminal one line, redrawn: the tables done and the layer of the one in work;
+        # in a file or a pipe one line per table built
+        note = f"{label} layer {layer}" if layer >= 0 else f"{label} done"
+        if on_terminal or layer < 0:
+            show_progress(f"{bar(done, total)} tables  {note:<32}")
 
     start = time.perf_counter()
     executor = _executor(args)
@@ -158,8 +160,7 @@ def run_generate(args: argparse.Namespace) -> int:
     finally:
         if executor is not None:
             executor.shutdown()
-    if shown:
-        print(file=sys.stderr)
+    end_progress()
     for table in built:
         how = "kept" if table.skipped else f"{table.seconds:6.2f} s"
         print(f"{table.label:20} {how:>9}  {table.file_bytes / 2**20:7.2f} MiB")

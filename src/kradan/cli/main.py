@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -77,6 +78,17 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _flush_each_line() -> None:
+    """Write each line as it is printed, also into a file or a pipe (``kradan egtb generate >
+    log``), where Python would otherwise hold minutes of output in its buffer."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            # a stream that cannot change (closed, or not a text wrapper) stays as it is
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(line_buffering=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input, never a traceback)."""
     parser = build_parser()
@@ -85,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if held is not None:  # no shell passes one; a program calling main() might
         return fail(f"an argument holds a NUL byte: {held!r}")
     args = parser.parse_args(words)
+    _flush_each_line()
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
 from .common import add_executor_arguments, add_game_argument, executor_from_args
-from .progress import bar
+from .progress import bar, end_progress, show_progress
 
 if TYPE_CHECKING:
     from ..runners.match import GameTask
@@ -134,8 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
     def on_done(done: int, record: GameRecord) -> None:  # as each game ends, anywhere
         llr = f" LLR {sprt.llr():+.2f}" if sprt is not None else ""
-        print(f"\r{bar(done, len(games))} last: {record.result} ({record.termination}){llr}",
-              end="", file=sys.stderr, flush=True)  # fmt: skip
+        show_progress(f"{bar(done, len(games))} last: {record.result} ({record.termination}){llr}")
 
     def decided(result: MatchResult) -> bool:
         """After each pair (an opening with both colours), the SPRT's verdict."""
@@ -157,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             handle.close()
         if executor is not None:
             executor.shutdown()
-    print(file=sys.stderr)
+    end_progress()
     if executor is not None and executor.replayed:
         print(f"kradan: {executor.replayed} games replayed after their worker was lost",
               file=sys.stderr)  # fmt: skip

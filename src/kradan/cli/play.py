@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core.warmup import announce_compilation
-from .common import EXIT_BAD_INPUT, add_game_argument, fail, seconds
+from .common import EXIT_BAD_INPUT, add_game_argument, fail, level, seconds, wants_colour
 from .render import text_board
 
 HELP = """commands:
@@ -27,6 +27,10 @@ HELP = """commands:
   help      this text               quit    leave"""
 
 
+#: the engine accepts no draw offer before this ply of the game (move 10), as players do not
+EARLIEST_DRAW_PLY = 20
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
@@ -36,13 +40,17 @@ def add_parser(commands: Any) -> None:
     )
     add_game_argument(parser, positional=True)
     parser.add_argument("--color", choices=["white", "black", "random"], default="white")
-    parser.add_argument("--level", type=int, default=10, help="engine strength 1..20 (default 10)")
+    parser.add_argument(
+        "--level", type=level, default=10, help="engine strength 1..20 (default 10)"
+    )
     parser.add_argument("--time", type=seconds, default=2.0, help="engine seconds per move (2)")
     parser.add_argument("--book", metavar="BOOK", help="the engine plays from this opening book")
     parser.add_argument("--counting", choices=["auto", "declared"], default="auto",
                         help="counting rules, for the games that count (auto)")  # fmt: skip
     parser.add_argument("--fen", help="start from this position")
-    parser.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+    parser.add_argument("--no-color", action="store_true",
+                        help="plain text, no ANSI colours (also when NO_COLOR is set or the "
+                             "output is not a terminal)")  # fmt: skip
     parser.add_argument("--pgn", metavar="FILE", help="add the game to this PGN file at the end")
     parser.set_defaults(run=run)
 
@@ -56,13 +64,12 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
-        from ..engine.levels import MAX_LEVEL
         from ..games import CountingBoard, find_game
         from ..runners.players import KradanPlayer
 
         self.read = read
         self.write = write
-        self.colour = not args.no_color
+        self.colour = wants_colour(args.no_color)
         game = find_game(args.variant)
         options = game.applicable_options(counting=args.counting)
         self.board: Any = game.new_board(args.fen, **options)
@@ -70,13 +77,12 @@ class TerminalGame:
         side = args.color if args.color != "random" else random.choice(["white", "black"])
         self.human = side == "white"
         self.flipped = not self.human
-        level = max(1, min(MAX_LEVEL, args.level))
-        self.level = level
+        self.level = args.level
         from ..engine.book import Book
 
         book_file = getattr(args, "book", None)
         book = Book.read(book_file) if book_file else None
-        self.engine = KradanPlayer(level, game=self.board.variant.name, book=book)
+        self.engine = KradanPlayer(self.level, game=self.board.variant.name, book=book)
         self.seconds = args.time
 
     def pgn(self) -> str:
@@ -222,6 +228,11 @@ class TerminalGame:
         if claim is not None and claim.winner is None:
             self.write(f"Draw claimed: {claim.termination.value}")
             return "1/2-1/2"
+        if self.board.ply < EARLIEST_DRAW_PLY:
+            self.write(
+                f"kradan declines the draw: too early (before move {EARLIEST_DRAW_PLY // 2})"
+            )
+            return None
         searcher = self.engine.searcher_for(self.board)
         answer = searcher.best_move(self.board, Limit(time=min(self.seconds, 1.0)))
         score = answer.info.score if answer.info else None

@@ -15,6 +15,23 @@ def bar(done: int, total: int, width: int = 30) -> str:
     return "[" + "#" * filled + "." * (width - filled) + f"] {done}/{total}"
 
 
+def show_progress(text: str, stream: TextIO | None = None) -> None:
+    """Show ``text`` as the newest progress: redrawn in place on a terminal, and one plain line
+    each in a file or a pipe (where a ``\\r`` would pile every redraw onto one line)."""
+    stream = stream if stream is not None else sys.stderr
+    if stream.isatty():
+        print(f"\r{text}", end="", file=stream, flush=True)
+    else:
+        print(text, file=stream, flush=True)
+
+
+def end_progress(stream: TextIO | None = None) -> None:
+    """End the redrawn line on a terminal (a file's lines are ended already)."""
+    stream = stream if stream is not None else sys.stderr
+    if stream.isatty():
+        print(file=stream, flush=True)
+
+
 class Progress:
     """Redraws one line on ``stream`` (standard error) as work advances; silent when the stream
     is not a terminal unless ``force`` is set."""

@@ -49,12 +49,16 @@ def chess_text(board: Any, flipped: bool = False, colour: bool = False) -> str:
             cells.append(text)
         rows.append(f"{rank + 1} " + "".join(cells))
     rows.append("  " + "".join(f" {'abcdefgh'[f]} " for f in files))
-    state = board.counting_state()
-    status = [f"{'White' if board.turn else 'Black'} to move"]
-    if board.is_check():
-        status.append("check")
-    if state is not None:
-        status.append(str(state))
+    outcome = board.outcome()
+    if outcome is not None:  # a count that ran is over with the game: no "moves left to mate"
+        status = [f"game over: {outcome.result()} ({outcome.termination.value})"]
+    else:
+        state = board.counting_state()
+        status = [f"{'White' if board.turn else 'Black'} to move"]
+        if board.is_check():
+            status.append("check")
+        if state is not None:
+            status.append(str(state))
     rows.append("  " + "; ".join(status))
     for color, side in ((True, "White"), (False, "Black")):
         hand = board.hand(color)

@@ -20,7 +20,19 @@ from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from ..move import Move
-from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, PIECE_SYMBOLS, ROOK, SQUARE_NAMES
+from ..pieces import (
+    FERZ,
+    KHON,
+    KING,
+    KNIGHT,
+    MET,
+    PAWN,
+    PIECE_NAMES,
+    PIECE_SYMBOLS,
+    ROOK,
+    SQUARE_NAMES,
+    SYMBOL_TO_TYPE,
+)
 from ..variants import PromotionRule
 
 if TYPE_CHECKING:
@@ -36,6 +48,8 @@ THAI_PAWN_LONG = "บ"
 
 _STRIP = str.maketrans("", "", "x-+#= !?")
 _SAN_SYNTAX = re.compile(r"[KMSNRFP]?[a-h]?[1-8]?[x-]?[a-h][1-8](=?[A-Za-z])?[+#]?[!?]*")
+_SAN_PARTS = re.compile(r"([KMSNRFP]?)[a-h]?[1-8]?[x-]?([a-h][1-8])")
+_UCI_SYNTAX = re.compile(r"[a-h][1-8][a-h][1-8][a-z]?(,[a-h][1-8][a-h][1-8])?|[A-Z]@[a-h][1-8]")
 _DROP_SYNTAX = re.compile(r"[KMSNRFP]@[a-h][1-8][+#]?[!?]*")
 _THAI_CHARS = set(THAI_FILES + THAI_RANKS + "ขคมรงบ็") | set("x-+#=@ MF!?")
 
@@ -237,6 +251,38 @@ def _normalise(text: str) -> str:
     )
 
 
+def _as_uci(board: Board, text: str) -> Move | None:
+    """The move that ``text`` names in UCI (squares alone), or ``None`` when it is not UCI.
+
+    :raises IllegalMoveError: for a UCI move that is not legal here, saying why.
+    """
+    if not _UCI_SYNTAX.fullmatch(text):
+        return None
+    return board.parse_uci(text)
+
+
+def _san_reason(board: Board, text: str) -> str:
+    """Why the SAN ``text`` fits no legal move, as ``": reason"``."""
+    parts = _SAN_PARTS.match(text)
+    if parts is None:
+        return ""
+    letter, target = parts.groups()
+    piece_type = SYMBOL_TO_TYPE[(letter or "p").lower()]
+    name = PIECE_NAMES[piece_type]
+    side = "White" if board.turn else "Black"
+    origins = sorted(
+        SQUARE_NAMES[move.from_square]
+        for move in board.legal_moves
+        if SQUARE_NAMES[move.to_square] == target
+        and move.drop is None
+        and (piece := board.piece_at(move.from_square)) is not None
+        and piece.piece_type == piece_type
+    )
+    if not origins:
+        return f": no {name} of {side}'s can go to {target}"
+    return f": the {name}s that can go to {target} stand on {', '.join(origins)}"
+
+
 def parse_san(board: Board, text: str) -> Move:
     """The legal move that ``text`` (SAN, long algebraic or Thai SAN) describes.
 
@@ -244,8 +290,13 @@ def parse_san(board: Board, text: str) -> Move:
     :raises IllegalMoveError: when it describes no legal move;
     :raises AmbiguousMoveError: when it fits several legal moves.
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"invalid SAN {text!r}: a move is written as text")
+    if not text.strip():
         raise InvalidMoveError(f"invalid SAN {text!r}: empty")
+    uci = _as_uci(board, text.strip())
+    if uci is not None:
+        return uci  # squares alone (``b1d2``) read as UCI, as a player types them
     wanted = _normalise(text)
     matches = [move for move in board.legal_moves if wanted in _spellings(board, move)]
     if len(matches) == 1:
@@ -255,7 +306,8 @@ def parse_san(board: Board, text: str) -> Move:
         raise AmbiguousMoveError(f"ambiguous SAN {text!r} in {board.fen()!r}: could be {options}")
     stripped = text.strip()
     if _SAN_SYNTAX.fullmatch(stripped) or _DROP_SYNTAX.fullmatch(stripped):
-        raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}")
+        reason = _san_reason(board, stripped)
+        raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}{reason}")
     if set(stripped) <= _THAI_CHARS and any(char in THAI_RANKS for char in stripped):
         raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}")
     raise InvalidMoveError(f"invalid SAN {text!r}: not a move in SAN, long or Thai notation")

@@ -115,7 +115,13 @@ def refresh(bbs: np.ndarray, net: np.ndarray, acc: np.ndarray, row: int) -> None
 
 @jit
 def _apply(
-    net: np.ndarray, acc: np.ndarray, src: int, dst: int, off1: int, off2: int, on1: int,
+    net: np.ndarray,
+    acc: np.ndarray,
+    src: int,
+    dst: int,
+    off1: int,
+    off2: int,
+    on1: int,
     on2: int,
 ) -> None:
     """Row ``dst`` of ``acc`` is row ``src`` with the input rows ``off1`` and ``off2`` taken

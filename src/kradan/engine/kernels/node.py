@@ -136,7 +136,11 @@ def accumulator_row(ply: int) -> int:
 
 @jit
 def static_value(
-    bbs: np.ndarray, info: np.ndarray, weights: np.ndarray, nnue: np.ndarray, ply: int,
+    bbs: np.ndarray,
+    info: np.ndarray,
+    weights: np.ndarray,
+    nnue: np.ndarray,
+    ply: int,
     ctx: np.ndarray,
 ) -> int:
     """The static evaluation: the network's when one is given (``nnue`` not empty), with

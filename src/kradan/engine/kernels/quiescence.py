@@ -108,7 +108,17 @@ def quiesce(
                 continue
         make_and_update(bbs, info, move, nnue, ply)
         score = -quiesce(
-            bbs, info, -beta, -alpha, ply + 1, ctx, tt_keys, tt_data, moves, scores, weights,
+            bbs,
+            info,
+            -beta,
+            -alpha,
+            ply + 1,
+            ctx,
+            tt_keys,
+            tt_data,
+            moves,
+            scores,
+            weights,
             nnue,
         )
         unmake_move(bbs, info)
