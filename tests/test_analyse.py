@@ -94,6 +94,19 @@ def test_the_command_gives_the_endgame_tables_verdict_with_the_count(
     assert "depth" not in out  # no search: the table is exact
 
 
+def test_multipv_from_the_tables_ranks_every_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43: ``--multipv`` on a position the tables hold prints that many lines, ranked by
+    the tables: the fastest mates first, each with the mover's distance to mate."""
+    fen = "4k3/8/8/8/8/8/3R4/4K3 w - - 0 1"
+    assert main(["analyse", *fen.split(), "--multipv", "3"]) == 0
+    out = capsys.readouterr().out
+    ranked = out.split("3 best lines:\n")[1].splitlines()[:3]
+    assert [line.split()[0] for line in ranked] == ["1.", "2.", "3."]
+    mates = [int(line.split("mate in ")[1].split()[0]) for line in ranked]
+    assert mates == sorted(mates) and mates[0] == 12
+    assert ranked[0].split("  ")[-1].startswith("1. Ke2")
+
+
 def test_the_command_annotates_a_pgn_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,7 +115,7 @@ def test_the_command_annotates_a_pgn_file(
     source, target = tmp_path / "game.pgn", tmp_path / "annotated.pgn"
     source.write_text(pgn.game_text(board))
     assert main(["analyse", str(source), "--annotate", str(target), "--depth", "3"]) == 0
-    assert "1 moves judged, 1 marked" in capsys.readouterr().out
+    assert "1 move judged, 1 marked" in capsys.readouterr().out  # one move: no plural
     text = target.read_text()
     assert "1. Kd1 $4" in text and "(1. Rxa2" in text
 

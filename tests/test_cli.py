@@ -238,3 +238,15 @@ def test_output_into_a_pipe_is_written_line_by_line() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stderr.strip().splitlines()[-1] == "True"
+
+
+def test_a_misspelt_option_gets_the_commands_usage_and_a_guess(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 43: ``kradan perft makruk 1 --thred 2`` printed the top-level usage."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["perft", "makruk", "1", "--thred", "2"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: kradan perft ")
+    assert "unrecognized arguments: --thred 2 (did you mean --threads?)" in err

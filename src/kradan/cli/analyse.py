@@ -13,6 +13,7 @@ from ..games import AnyBoard
 from .common import (
     add_executor_arguments,
     add_game_argument,
+    counted,
     executor_from_args,
     fail,
     load_position,
@@ -23,7 +24,7 @@ from .progress import Progress, open_text
 
 EXAMPLES = """examples:
   kradan analyse                                     Makruk's start position, 5 seconds
-  kradan analyse '4k3/8/8/8/8/8/4R3/4K3 w - - 0 1' --depth 12 --multipv 3
+  kradan analyse '4k3/8/8/8/8/8/3R4/4K3 w - - 0 1' --depth 12 --multipv 3
   kradan analyse --variant alquerque-bell --time 2
   kradan analyse games.pgn --game 2 --ply 30          a position of a saved game
   kradan analyse games.pgn --annotate annotated.pgn --time 0.5
@@ -102,6 +103,25 @@ def _score(info: Any) -> str:
     return f"{score.cp / 100:+.2f}"
 
 
+def _print_table_lines(board: Any, count: int) -> None:
+    """The ``count`` best moves as the endgame tables rank them, each with its best line."""
+    from ..engine.tablebase import default_tables, table_line, table_moves
+
+    tables = default_tables()
+    judged = table_moves(tables, board)[:count]
+    print(f"\n{len(judged)} best lines:")
+    for rank, (move, result, plies) in enumerate(judged, start=1):
+        if result == 0:
+            verdict = "draw"
+        else:
+            verdict = f"{'mate' if result > 0 else 'mated'} in {(plies or 0) // 2 + (result > 0)}"
+        child = board.copy(stack=False)
+        child.push(move)
+        found = tables.root(child)
+        rest = table_line(tables, child, found, 19) if found is not None else []
+        print(f"{rank:>3}. {verdict:>12}  {line_text(board, [move, *rest])}")
+
+
 def _analyse_position(args: argparse.Namespace) -> int:
     from ..board import Board
     from ..engine.searchers import Searchers
@@ -123,6 +143,8 @@ def _analyse_position(args: argparse.Namespace) -> int:
             chess = cast(Board, board)  # only the chess kernel's boards have tables
             line = table_line(default_tables(), chess, found, 20 if found.wdl else 1)
             print(f"line: {line_text(board, line)}")
+            if args.multipv > 1:
+                _print_table_lines(chess, args.multipv)
             print(f"best move: {board.san(found.best_move)}")
         return 0
     searchers = Searchers()
@@ -163,7 +185,8 @@ def _annotate_one(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot write {args.annotate!r}: {error.strerror}")
     marked = sum(1 for node in game.mainline() if node.nags)
-    print(f"{len(game.mainline_moves())} moves judged, {marked} marked; written to {args.annotate}")
+    judged = counted(len(game.mainline_moves()), "move")
+    print(f"{judged} judged, {marked} marked; written to {args.annotate}")
     return 0
 
 
@@ -243,9 +266,8 @@ def _annotate_file(args: argparse.Namespace) -> int:
     for problem in problems[:20]:
         print(f"kradan: {problem}", file=sys.stderr)
     count = len(problems)
-    kept = f" ({count} problem{'s' if count != 1 else ''} read past)" if problems else ""
-    plural = "s" if games != 1 else ""
-    print(f"{games} game{plural}, {moves} moves judged, {marked} marked; written to "
+    kept = f" ({counted(count, 'problem')} read past)" if problems else ""
+    print(f"{counted(games, 'game')}, {counted(moves, 'move')} judged, {marked} marked; written to "
           f"{args.annotate}{kept}")  # fmt: skip
     return 0
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .common import add_game_argument, load_position
+from .common import add_game_argument, counted, load_position
 from .progress import open_text
 
 EXAMPLES = """examples:
@@ -69,7 +69,8 @@ def run_build(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputFileError(f"cannot write {args.output!r}: {error.strerror}") from error
     positions = len({int(key) for key in book.entries["key"]})
-    print(f"{args.output}: {len(book):,} moves in {positions:,} {book.game} positions, "
+    where = counted(positions, f"{book.game} position")
+    print(f"{args.output}: {counted(len(book), 'move')} in {where}, "
           f"{size / 1024:.1f} KiB")  # fmt: skip
     return 0
 
@@ -87,5 +88,5 @@ def run_show(args: argparse.Namespace) -> int:
     for move in moves:
         san = board.san(board.parse_uci(move.uci))
         print(f"{san:<8} {move.uci:<7} {move.weight:>8}  {100 * move.weight / total:5.1f}%")
-    print(f"{len(moves)} moves, weight {total}", file=sys.stderr)
+    print(f"{counted(len(moves), 'move')}, weight {total}", file=sys.stderr)
     return 0

@@ -42,6 +42,11 @@ def seconds(text: str) -> float:
     return value
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, in the plural unless there is one: "1 move", "2,048 moves"."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def level(text: str) -> int:
     """An argparse type: an engine level, 1..20 (the same levels ``kradan match`` takes)."""
     from ..engine.levels import MAX_LEVEL

@@ -12,7 +12,7 @@ from typing import Any
 from ..board import Board
 from ..egtb.tables import TableSet, default_directory
 from ..errors import MissingTableError
-from .common import add_executor_arguments, executor_from_args
+from .common import add_executor_arguments, counted, executor_from_args
 from .progress import bar, end_progress, show_progress
 
 EXAMPLES = """examples:
@@ -166,7 +166,7 @@ def run_generate(args: argparse.Namespace) -> int:
         print(f"{table.label:20} {how:>9}  {table.file_bytes / 2**20:7.2f} MiB")
     total = sum(t.file_bytes for t in built)
     print(
-        f"{len(built)} tables in {directory}: {total / 2**20:.1f} MiB, "
+        f"{counted(len(built), 'table')} in {directory}: {total / 2**20:.1f} MiB, "
         f"{time.perf_counter() - start:.1f} s"
     )
     return 0
@@ -190,7 +190,7 @@ def run_verify(args: argparse.Namespace) -> int:
         verdict = "ok" if not wrong else f"{len(wrong)} values differ, first at index {wrong[0]}"
         label = f"{material.key}.{kind}" if kind else material.key
         print(f"{label:20} {seconds:6.2f} s  {verdict}")
-    print(f"{checked} tables checked, {failed} with errors")
+    print(f"{counted(checked, 'table')} checked, {failed} with errors")
     return 1 if failed else 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import signal
 import sys
@@ -78,6 +79,27 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _refuse_unknown(
+    parser: argparse.ArgumentParser, command: str | None, unknown: list[str]
+) -> None:
+    """Exit with the command's own usage (not the top-level one) for arguments it does not
+    know, naming the option that was probably meant."""
+    target = parser
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        choices = getattr(action, "choices", None)
+        if isinstance(choices, dict) and command in choices:
+            target = choices[command]
+    known = [flag for action in target._actions for flag in action.option_strings]
+    guesses = [
+        close[0]
+        for word in unknown
+        if word.startswith("-")
+        and (close := difflib.get_close_matches(word.split("=")[0], known, 1))
+    ]
+    hint = f" (did you mean {' or '.join(guesses)}?)" if guesses else ""
+    target.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
+
+
 def _flush_each_line() -> None:
     """Write each line as it is printed, also into a file or a pipe (``kradan egtb generate >
     log``), where Python would otherwise hold minutes of output in its buffer."""
@@ -96,7 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     held = next((word for word in words if "\0" in word), None)
     if held is not None:  # no shell passes one; a program calling main() might
         return fail(f"an argument holds a NUL byte: {held!r}")
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        _refuse_unknown(parser, args.command, unknown)
     _flush_each_line()
     if args.command is None:
         parser.print_help()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.warmup import announce_compilation
 from ..errors import UsageError
-from .common import add_executor_arguments, add_game_argument, executor_from_args
+from .common import add_executor_arguments, add_game_argument, counted, executor_from_args
 from .progress import bar, end_progress, show_progress
 
 if TYPE_CHECKING:
@@ -167,7 +167,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'player':<{width}} {'wins':>5} {'draws':>6} {'losses':>7} {'score':>7}")
     print(f"{first:<{width}} {result.wins:>5} {result.draws:>6} {result.losses:>7} "
           f"{100 * result.score:>6.1f}%")  # fmt: skip
-    print(f"Elo difference: {elo:+.0f} +/- {margin:.0f} (95%), {len(result.games)} games")
+    print(
+        f"Elo difference: {elo:+.0f} +/- {margin:.0f} (95%), {counted(len(result.games), 'game')}"
+    )
     if sprt is not None:
         print(sprt.summary())
     return 0

@@ -14,7 +14,7 @@ def add_parser(commands: Any) -> None:
         help="run the engine over UCI (for GUIs and match runners)",
         description="Speak the Universal Chess Interface on stdin/stdout. Select the game with "
         "'setoption name UCI_Variant value cambodian'.",
-        epilog="Example: printf 'uci\\nposition startpos\\ngo depth 8\\nquit\\n' | kradan uci",
+        epilog="Example: printf 'uci\\nposition startpos\\ngo depth 8\\n' | kradan uci",
     )
     parser.set_defaults(run=run)
 

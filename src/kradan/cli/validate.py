@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import pgn
 from .._core.warmup import announce_compilation
-from .common import EXIT_PROBLEMS, add_game_argument
+from .common import EXIT_PROBLEMS, add_game_argument, counted
 from .progress import open_input
 
 
@@ -50,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
         reader.close()
         if handle is not sys.stdin:
             handle.close()
-    summary = f"{games} games, {moves} main-line moves: "
-    summary += f"{problems} problems in {bad_games} games" if problems else "no problems"
+    summary = f"{counted(games, 'game')}, {counted(moves, 'main-line move')}: "
+    summary += (
+        f"{counted(problems, 'problem')} in {counted(bad_games, 'game')}"
+        if problems
+        else "no problems"
+    )
     print(summary)
     return EXIT_PROBLEMS if problems else 0

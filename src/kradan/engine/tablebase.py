@@ -243,6 +243,32 @@ def table_line(tables: EngineTables, board: Board, found: ProbeResult, plies: in
     return line
 
 
+def table_moves(tables: EngineTables, board: Board) -> list[tuple[Move, int, int | None]]:
+    """Every legal move of ``board`` as the tables judge it, best first: ``(move, result,
+    plies)`` with the mover's result under the rules (1 win, 0 draw, -1 loss; the count
+    included) and the plies to mate (``None`` when drawn). Empty when a probe fails."""
+    judged: list[tuple[Move, int, int | None]] = []
+    for move in board.legal_moves:
+        child = board.copy(stack=False)
+        child.push(move)
+        outcome = child.outcome()
+        if outcome is not None:
+            won = outcome.winner is not None
+            judged.append((move, 1 if won else 0, 1 if won else None))
+            continue
+        answer = tables.root(child)
+        if answer is None:
+            return []
+        result = -answer.result
+        judged.append((move, result, None if result == 0 else (answer.dtm or 0) + 1))
+
+    def order(entry: tuple[Move, int, int | None]) -> tuple[int, int]:
+        _, result, plies = entry  # the fastest win, then draws, then the longest loss
+        return (-result, (plies or 0) if result > 0 else -(plies or 0))
+
+    return sorted(judged, key=order)
+
+
 @cache
 def default_tables() -> EngineTables:
     """One shared instance of the default tables (for the command line's analysis and hints)."""
@@ -264,4 +290,5 @@ __all__ = [
     "signature",
     "table_answer",
     "table_line",
+    "table_moves",
 ]

@@ -165,8 +165,13 @@ class EngineSession(ABC):
             self._thread = None
 
     def shutdown(self) -> None:
-        """Stop any search and wait for it (the input has ended)."""
-        self.stop()
+        """The input has ended: a search with a limit finishes and answers (so that ``printf
+        'position startpos\\ngo depth 8\\n' | kradan uci`` prints its move), one without any
+        limit is stopped. ``quit`` instead stops at once, as the protocols say."""
+        thread = self._thread
+        if thread is not None and self._endless and thread.is_alive():
+            self.searchers.stop()
+        self._join()
 
 
 def endless(limit: Limit) -> bool:
