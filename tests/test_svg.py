@@ -343,6 +343,15 @@ def test_latin_and_thai_labels() -> None:
     assert files == list("กขคงจฉชญ") and ranks == list("๑๒๓๔๕๖๗๘")
 
 
+def test_thai_labels_name_a_thai_font_first() -> None:
+    """Issue 43: cairosvg (``kradan show --thai --png``) reads only the first font family and
+    does not fall back, so a bare ``sans-serif`` drew the Thai coordinates as empty boxes."""
+    for labels, family in (("thai", "Noto Sans Thai, sans-serif"), ("latin", "sans-serif")):
+        root = parse(kradan.svg.board(kradan.Board(), labels=labels))
+        families = {text.get("font-family") for text in having(root, "text", "coord")}
+        assert families == {family}
+
+
 def test_labels_sit_beside_their_file_and_rank() -> None:
     for flipped in (False, True):
         root = parse(kradan.svg.board(kradan.Board(), flipped=flipped))

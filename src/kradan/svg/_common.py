@@ -136,12 +136,30 @@ def element(name: str, attributes: Mapping[str, object], text: str | None = None
     return "<" + " ".join(parts) + ">" + escape(text) + f"</{name}>"
 
 
+#: scripts whose letters a plain ``sans-serif`` may lack, and a font that has them; named first,
+#: because cairosvg (``--png``) reads only the first family of the list and does not fall back
+SCRIPT_FONTS = (
+    ("\u0e00", "\u0e7f", "Noto Sans Thai"),
+    ("\u1780", "\u17ff", "Noto Sans Khmer"),
+    ("\u1000", "\u109f", "Noto Sans Myanmar"),
+)
+
+
+def font_family(text: str) -> str:
+    """The ``font-family`` for ``text``: a font of its script first (Thai, Khmer, Burmese),
+    then ``sans-serif``."""
+    for first, last, font in SCRIPT_FONTS:
+        if any(first <= char <= last for char in text):
+            return f"{font}, sans-serif"
+    return "sans-serif"
+
+
 def coordinate(
     kind: str, x: float, y: float, text: str, style: Mapping[str, object], anchor: str = "middle"
 ) -> str:
     """One coordinate label (``kind`` ``file`` or ``rank``) at ``(x, y)``."""
     attributes = {"class": f"coord {kind}", "x": x, "y": y, "text-anchor": anchor,
-                  "font-family": "sans-serif", **style}  # fmt: skip
+                  "font-family": font_family(text), **style}  # fmt: skip
     return element("text", attributes, text)
 
 

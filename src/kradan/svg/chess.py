@@ -354,7 +354,7 @@ def _hands(
                         "x": x0 + 44,
                         "y": y + 24,
                         "font-size": 15,
-                        "font-family": "sans-serif",
+                        "font-family": C.font_family(text),
                         "fill": colors["line"],
                     },
                     text,
