@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Generic, TypeVar
 
-from .errors import IllegalMoveError
+from .arguments import MAX_PERFT_DEPTH, check_color, check_number
+from .errors import EmptyMoveStackError, IllegalMoveError, InvalidMoveError
 from .movebase import MoveBase
 from .outcome import Outcome, Termination
 from .pieces import Color
@@ -145,7 +146,15 @@ class BoardBase(Generic[MoveT, EntryT]):
         return self._legal_view(self)
 
     def uci(self, move: MoveT) -> str:
-        """The UCI string of ``move`` (Fairy-Stockfish's form for the chess family)."""
+        """The UCI string of ``move`` (Fairy-Stockfish's form for the chess family).
+
+        :raises InvalidMoveError: when ``move`` is not a move of this game.
+        """
+        if not isinstance(move, self._move_class):
+            raise InvalidMoveError(
+                f"expected a {self._move_class.__name__} of this game, got "
+                f"{type(move).__name__} {move!r}"
+            )
         return move.uci()
 
     def parse_uci(self, uci: str) -> MoveT:
@@ -175,10 +184,10 @@ class BoardBase(Generic[MoveT, EntryT]):
     def peek(self) -> EntryT:
         """The last move played.
 
-        :raises IndexError: when no move has been played.
+        :raises EmptyMoveStackError: (an ``IndexError``) when no move has been played.
         """
         if not self.move_stack:
-            raise IndexError("peek at a board with an empty move stack")
+            raise EmptyMoveStackError("peek at a board with an empty move stack")
         return self.move_stack[-1]
 
     # --- end of game -----------------------------------------------------------------------------
@@ -194,7 +203,7 @@ class BoardBase(Generic[MoveT, EntryT]):
 
     def resign(self, color: Color) -> Outcome:
         """``color`` resigns; the game is over until a move is taken back."""
-        self._ended = Outcome(Termination.RESIGNATION, not color)
+        self._ended = Outcome(Termination.RESIGNATION, not check_color(color))
         return self._ended
 
     def agree_draw(self) -> Outcome:
@@ -205,7 +214,11 @@ class BoardBase(Generic[MoveT, EntryT]):
     # --- perft -----------------------------------------------------------------------------------
 
     def perft_divide(self, depth: int, *, bulk: bool = True) -> dict[MoveT, int]:
-        """Perft split by the first move: each legal move and the leaves below it."""
+        """Perft split by the first move: each legal move and the leaves below it.
+
+        :raises InvalidArgumentError: for a depth outside 1..100.
+        """
+        depth = check_number(depth, "depth", 1, MAX_PERFT_DEPTH)
         codes, moves = self._legal_codes(), self._legal_move_list()
         return {
             move: self._perft_after(code, depth - 1, bulk)

@@ -1,8 +1,9 @@
 """The typed errors kradan raises for bad input (DESIGN.md: "Bad input gets a clear error").
 
-All of them but :class:`ExecutorError` and :class:`EngineError` subclass :class:`ValueError`, so
-``except ValueError`` catches every bad-input case; those two are the machine's trouble (parallel
-work, another engine's process), not the input's.
+All of them but :class:`ExecutorError`, :class:`EngineError` and :class:`EmptyMoveStackError`
+subclass :class:`ValueError`, so ``except ValueError`` catches every bad-input case; the first two
+are the machine's trouble (parallel work, another engine's process), not the input's, and the
+third is an ``IndexError`` as in python-chess.
 Messages quote the offending input with ``!r`` and, for moves, the position's FEN.
 """
 
@@ -45,6 +46,17 @@ class InvalidSquareError(KradanError, ValueError):
     """A square name such as ``'i9'`` that is not on the board."""
 
 
+class InvalidArgumentError(KradanError, ValueError, TypeError):
+    """An argument of the wrong kind or outside its range: a colour that is not ``True`` or
+    ``False``, a depth that is not a whole number, an unknown notation name. It is also a
+    ``TypeError``, the error Python gives for a wrong kind of argument."""
+
+
+class EmptyMoveStackError(KradanError, IndexError):
+    """``pop()`` or ``peek()`` on a board with no move played; also an ``IndexError``, as
+    python-chess raises."""
+
+
 class InputFileError(KradanError, ValueError):
     """A file named on the command line that cannot be opened or read."""
 
@@ -84,10 +96,12 @@ __all__ = [
     "AmbiguousMoveError",
     "CorruptTableError",
     "CountingError",
+    "EmptyMoveStackError",
     "EngineError",
     "ExecutorError",
     "IllegalMoveError",
     "InputFileError",
+    "InvalidArgumentError",
     "InvalidFenError",
     "InvalidMoveError",
     "InvalidSetupError",

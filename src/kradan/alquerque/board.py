@@ -20,14 +20,23 @@ from typing import Any
 
 import numpy as np
 
+from ..arguments import (
+    MAX_PERFT_DEPTH,
+    check_color,
+    check_number,
+    check_square,
+    check_text,
+    decode_checked,
+)
 from ..boardbase import BoardBase, LegalMoveView
-from ..errors import IllegalMoveError, KradanError
+from ..errors import EmptyMoveStackError, IllegalMoveError, KradanError
 from ..outcome import Outcome, Termination
 from ..pieces import BLACK, KING, PAWN, WHITE, Color, Piece
 from . import _kernel as K
 from . import codec
 from .endings import occurrences, penalty
 from .explain import explain, huff_liable
+from .geometry import POINTS
 from .move import Move, require_move
 from .text import parse_text, write_text
 from .variant import (
@@ -136,7 +145,11 @@ class Board(BoardBase[Move, Move]):
         return WHITE if self._state[K.S_STM] == 0 else BLACK
 
     def piece_at(self, point: int) -> Piece | None:
-        """The piece on ``point`` (men are ``PAWN``, kings ``KING``), or ``None``."""
+        """The piece on ``point`` (men are ``PAWN``, kings ``KING``), or ``None``.
+
+        :raises InvalidSquareError: when ``point`` is not 0..24.
+        """
+        point = check_square(point, POINTS, "point")
         state = self._state
         for color, index in ((WHITE, 0), (BLACK, 1)):
             if (int(state[K.S_WHITE + index]) >> point) & 1:
@@ -146,7 +159,7 @@ class Board(BoardBase[Move, Move]):
 
     def pieces(self, color: Color) -> int:
         """How many pieces ``color`` has."""
-        return bin(int(self._state[K.S_WHITE + (0 if color else 1)])).count("1")
+        return bin(int(self._state[K.S_WHITE + (0 if check_color(color) else 1)])).count("1")
 
     def huff_liable(self) -> list[int]:
         """Points of the opponent's pieces to be huffed before the side to move plays."""
@@ -186,8 +199,11 @@ class Board(BoardBase[Move, Move]):
         return stack, self._ply
 
     def decode_move(self, code: int) -> Move:
-        """The :class:`Move` of a kernel move code in this position."""
-        return codec.decode(code, self._rules)
+        """The :class:`Move` of a kernel move code in this position.
+
+        :raises InvalidMoveError: for a number that is no move code.
+        """
+        return decode_checked(lambda number: codec.decode(number, self._rules), code)
 
     def encode_move(self, move: Move) -> int | None:
         """The kernel move code of ``move`` here (``None`` when it cannot be one)."""
@@ -223,10 +239,10 @@ class Board(BoardBase[Move, Move]):
     def pop(self) -> Move:
         """Take back the last move.
 
-        :raises IndexError: when there is none.
+        :raises EmptyMoveStackError: (an ``IndexError``) when there is none.
         """
         if not self.move_stack:
-            raise IndexError("pop from a board with an empty move stack")
+            raise EmptyMoveStackError("pop from a board with an empty move stack")
         self._ply -= 1
         self._codes_cache = None
         self._ended = None
@@ -247,7 +263,7 @@ class Board(BoardBase[Move, Move]):
         :raises InvalidMoveError: for text that is not a move;
         :raises IllegalMoveError: explaining why it is not legal here.
         """
-        return self.parse_uci(text.rstrip("!?+#"))
+        return self.parse_uci(check_text(text, "move").rstrip("!?+#"))
 
     def san(self, move: Move) -> str:
         """The readable form, ``c2-c3`` or ``b3xd3xd5``.
@@ -265,6 +281,7 @@ class Board(BoardBase[Move, Move]):
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the position (pieces, side, huffs, no-return histories) occurred ``count``
         times since the last capture."""
+        count = check_number(count, "count", 1)
         return occurrences(self._stack, self._ply, self._rules) >= count
 
     def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
@@ -318,7 +335,11 @@ class Board(BoardBase[Move, Move]):
     # --- perft, copies, printing ------------------------------------------------------------------
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
-        """Leaf nodes of the legal move tree ``depth`` plies deep."""
+        """Leaf nodes of the legal move tree ``depth`` plies deep.
+
+        :raises InvalidArgumentError: for a depth outside 0..100.
+        """
+        depth = check_number(depth, "depth", 0, MAX_PERFT_DEPTH)
         self._room_for(depth)
         return int(K.perft(self._stack, self._ply, self._rules, depth, bulk))
 

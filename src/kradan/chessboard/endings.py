@@ -5,6 +5,7 @@ claim, and each draw rule on its own. The rules are :mod:`kradan.game_end`'s,
 from __future__ import annotations
 
 from .. import counting, game_end, material
+from ..arguments import check_color, check_number
 from ..outcome import Outcome
 from ..pieces import Color
 from .moves import BoardMoves
@@ -34,6 +35,8 @@ class GameEndQueries(BoardMoves):
         """Whether this position has occurred ``count`` times (``repetition_count`` by default)
         since the last capture, pawn move or drop; pieces, side to move, gates, hands and
         check counts must all match, as in Fairy-Stockfish."""
+        if count is not None:
+            count = check_number(count, "count", 1)
         return game_end.is_repetition(self, count)
 
     def can_claim_threefold_repetition(self) -> bool:
@@ -50,7 +53,7 @@ class GameEndQueries(BoardMoves):
 
     def has_insufficient_material(self, color: Color) -> bool:
         """Whether ``color`` cannot possibly mate (Fairy-Stockfish's rule, docs/rules.md 2.7)."""
-        return material.has_insufficient_material(self, color)
+        return material.has_insufficient_material(self, check_color(color))
 
     def is_insufficient_material(self) -> bool:
         """Whether neither side can possibly mate."""

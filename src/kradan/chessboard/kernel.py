@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _core
 from .._core import layout as L
+from ..arguments import MAX_PERFT_DEPTH, check_number, decode_checked
 from ..move import Move
 from ..variants import StalemateRule
 from .moves import GROWTH_MARGIN, BoardMoves
@@ -35,8 +36,11 @@ class KernelView(BoardMoves):
         return list(self._legal_codes())
 
     def decode_move(self, code: int) -> Move:
-        """The :class:`Move` of a kernel move code of this variant."""
-        return self._codec.decode(code)
+        """The :class:`Move` of a kernel move code of this variant.
+
+        :raises InvalidMoveError: for a number that is no move code of this variant.
+        """
+        return decode_checked(self._codec.decode, code)
 
     def encode_move(self, move: Move) -> int | None:
         """The kernel move code of ``move`` (``None`` when the kernel cannot express it)."""
@@ -50,7 +54,11 @@ class KernelView(BoardMoves):
         ``bulk`` counts the moves at the last ply instead of making them. With ``threads`` > 1
         the first moves are shared out among threads; the kernel releases the GIL, so they run
         in parallel.
+
+        :raises InvalidArgumentError: for a depth outside 0..100 or threads below 1.
         """
+        depth = check_number(depth, "depth", 0, MAX_PERFT_DEPTH)
+        threads = check_number(threads, "threads", 1, 4096)
         self._ensure_room(depth + GROWTH_MARGIN)
         if self.variant.stalemate is StalemateRule.ILLEGAL:
             return self._filtered_perft(depth)

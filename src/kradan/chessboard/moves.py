@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import _core
 from .._core import layout as L
 from ..counting import CountAction
-from ..errors import IllegalMoveError
+from ..errors import EmptyMoveStackError, IllegalMoveError
 from ..move import Move, require_move
 from ..pieces import Square
 from ..variants import SittuyinSetup
@@ -93,10 +93,10 @@ class BoardMoves(BoardState):
     def pop(self) -> Move | CountAction:
         """Take back the last move and return it.
 
-        :raises IndexError: when there is no move to take back.
+        :raises EmptyMoveStackError: (an ``IndexError``) when there is no move to take back.
         """
         if not self.move_stack:
-            raise IndexError("pop from a board with an empty move stack")
+            raise EmptyMoveStackError("pop from a board with an empty move stack")
         self._legal, self._legal_moves, fields = self._saved.pop()
         self._ended = None
         if fields is None:

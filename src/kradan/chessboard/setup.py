@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .. import sittuyin_setup
+from ..arguments import check_color
 from ..errors import InvalidSetupError
 from ..pieces import BLACK, SQUARE_NAMES, WHITE, Color
 from ..variants import SetupRule, SittuyinSetup
@@ -35,6 +36,11 @@ class SetupActions(BoardMoves):
         """
         if self.variant.setup is not SetupRule.DROPS:
             raise InvalidSetupError(f"{self.variant.name} has no setup phase")
+        color = check_color(color)
+        if not isinstance(arrangement, str | Mapping):
+            raise InvalidSetupError(
+                f"arrangement {arrangement!r}: expected squares and letters or a preset's name"
+            )
         side = "White" if color else "Black"
         if color in self._screened:
             raise InvalidSetupError(f"{side} has already submitted its setup")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import layout as L
+from ..arguments import check_color, check_square
 from ..boardbase import BoardBase
 from ..counting import CountAction
 from ..move import Move
@@ -88,7 +89,11 @@ class BoardState(BoardBase[Move, Move | CountAction]):
         return int(self._info[L.I_RULE50])
 
     def piece_at(self, square: Square) -> Piece | None:
-        """The piece on ``square``, or ``None`` when it is empty."""
+        """The piece on ``square``, or ``None`` when it is empty.
+
+        :raises InvalidSquareError: when ``square`` is not 0..63.
+        """
+        square = check_square(square)
         code = int(self._info[L.I_BOARD + square])
         if code == 0:
             return None
@@ -109,21 +114,21 @@ class BoardState(BoardBase[Move, Move | CountAction]):
     def has_piece(self, piece_type: PieceType, color: Color) -> bool:
         """Whether ``color`` has a ``piece_type`` on the board (one bitboard test)."""
         types = self.variant.piece_types
+        index = L.WHITE if check_color(color) else L.BLACK
         if piece_type not in types:
             return False
-        index = L.WHITE if color else L.BLACK
         kernel_type = types.index(piece_type)
         return bool(int(self._bbs[L.BB_TYPE + kernel_type] & self._bbs[L.BB_COLOR + index]))
 
     def king(self, color: Color) -> Square | None:
         """The square of ``color``'s king (``None`` while it is still in hand)."""
-        index = L.WHITE if color else L.BLACK
+        index = L.WHITE if check_color(color) else L.BLACK
         kings = int(self._bbs[L.BB_TYPE + L.KING] & self._bbs[L.BB_COLOR + index])
         return kings.bit_length() - 1 if kings else None
 
     def hand(self, color: Color) -> dict[int, int]:
         """Pieces ``color`` holds in hand, by piece type (only Sittuyin's setup has any)."""
-        base = L.I_HAND + (L.WHITE if color else L.BLACK) * L.PIECE_TYPE_NB
+        base = L.I_HAND + (L.WHITE if check_color(color) else L.BLACK) * L.PIECE_TYPE_NB
         counts = {}
         for index, piece_type in enumerate(self.variant.piece_types):
             if int(self._info[base + index]):
@@ -148,7 +153,7 @@ class BoardState(BoardBase[Move, Move | CountAction]):
 
     def remaining_checks(self, color: Color) -> int:
         """Checks ``color`` still has to give to win (Kar Ouk; the FEN's check field)."""
-        return int(self._info[L.I_CHECKS + (L.WHITE if color else L.BLACK)])
+        return int(self._info[L.I_CHECKS + (L.WHITE if check_color(color) else L.BLACK)])
 
     def repetitions(self) -> list[int]:
         """Plies back (2 = the position before the last two moves) at which this position

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from ..errors import AmbiguousMoveError, IllegalMoveError, InvalidArgumentError, InvalidMoveError
 from ..move import Move
 from ..pieces import (
     FERZ,
@@ -141,10 +141,10 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     """``move`` written in ``notation`` (``san``, ``lan``, ``thai`` or ``thai_lan``).
 
     :raises IllegalMoveError: when ``move`` is not legal on ``board``.
-    :raises ValueError: for an unknown notation name.
+    :raises InvalidArgumentError: (a ``ValueError``) for an unknown notation name.
     """
     if notation not in NOTATIONS:
-        raise ValueError(f"unknown notation {notation!r}; known: {', '.join(NOTATIONS)}")
+        raise InvalidArgumentError(f"unknown notation {notation!r}; known: {', '.join(NOTATIONS)}")
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
     thai = notation.startswith("thai")
