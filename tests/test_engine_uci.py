@@ -100,7 +100,7 @@ def test_quit_mid_search_ends_the_session() -> None:
     assert session.engine._thread is None
 
 
-def test_the_end_of_input_lets_a_bounded_search_finish_and_stops_an_endless_one() -> None:
+def test_the_end_of_input_lets_a_depth_limited_search_finish_and_stops_others() -> None:
     """Issue 43: ``printf 'uci\\nposition startpos\\ngo depth 8\\n' | kradan uci`` (the help's
     example) answers at depth 8; ``quit`` stops at once, as UCI says."""
     session = new_session()
@@ -108,11 +108,12 @@ def test_the_end_of_input_lets_a_bounded_search_finish_and_stops_an_endless_one(
     session.engine.shutdown()  # what the loop does when the input ends
     assert any(line.startswith("info depth 6 ") for line in session.lines)
     assert session.lines[-1].startswith("bestmove ")
-    endless = new_session()
-    endless.send("go infinite")
-    endless.wait_for("info depth")
-    endless.engine.shutdown()  # returns: an endless search is stopped
-    assert endless.lines[-1].startswith("bestmove ")
+    for go in ("go infinite", "go movetime 600000"):  # no reader may ever come back
+        other = new_session()
+        other.send(go)
+        other.wait_for("info depth")
+        other.engine.shutdown()  # returns: the search is stopped
+        assert other.lines[-1].startswith("bestmove ")
 
 
 def test_contempt_is_an_option_that_reaches_the_search() -> None:

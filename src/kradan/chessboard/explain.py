@@ -9,7 +9,10 @@ describes a move the generator refused.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from .. import _core
 from .._core import layout as L
@@ -17,14 +20,23 @@ from .._core.attacks import attackers_of_color, in_check
 from ..move import Move
 from ..pieces import PAWN, piece_name, square_name
 
-if TYPE_CHECKING:
-    from ..board import Board
+
+@dataclass(frozen=True)
+class KernelView:
+    """The board's kernel arrays and the move's kernel code (``None`` when the kernel cannot
+    express it), which the board hands over: the explanation reads them, never changes them."""
+
+    bbs: np.ndarray
+    info: np.ndarray
+    code: int | None
+
 
 _SIDE = {True: "White", False: "Black"}
 
 
-def illegal_reason(board: Board, move: Move) -> str:
-    """Why ``move`` is not legal on ``board``, as ``": reason"`` (``""`` when it is legal)."""
+def illegal_reason(board: Any, move: Move, kernel: KernelView) -> str:
+    """Why ``move`` is not legal on ``board`` (a chess-family board), as ``": reason"``
+    (``""`` when it is legal)."""
     if board.is_legal(move):
         return ""
     outcome = board.outcome()
@@ -59,7 +71,7 @@ def illegal_reason(board: Board, move: Move) -> str:
         m.promotion is not None for m in legal if m.from_square == move.from_square
     ):
         return f": {name} cannot promote now"
-    if _reaches(board, move) and _leaves_king_attacked(board, move):
+    if _reaches(board, move, kernel) and _leaves_king_attacked(kernel):
         if board.is_check():
             return f": {side}'s king is in check, and after {name} moves it still is"
         return f": {name} would leave {side}'s king in check"
@@ -75,7 +87,7 @@ def illegal_reason(board: Board, move: Move) -> str:
     return f": {name} has no legal move"
 
 
-def _drop_reason(board: Board, move: Move, legal: list[Move], side: str) -> str:
+def _drop_reason(board: Any, move: Move, legal: list[Move], side: str) -> str:
     assert move.drop is not None
     name = piece_name(move.drop)
     if not any(m.drop is not None for m in legal):
@@ -87,10 +99,10 @@ def _drop_reason(board: Board, move: Move, legal: list[Move], side: str) -> str:
     return f": a {name} is not dropped on {square_name(move.to_square)} (outside {side}'s camp)"
 
 
-def _reaches(board: Board, move: Move) -> bool:
+def _reaches(board: Any, move: Move, kernel: KernelView) -> bool:
     """Whether the piece on the move's origin could go to its target by the way it moves, kings
     aside (a pawn's step forward, or an attack along its lines)."""
-    bbs = board._bbs
+    bbs = kernel.bbs
     colour = L.WHITE if board.turn else L.BLACK
     piece = board.piece_at(move.from_square)
     if piece is not None and piece.piece_type == PAWN and board.piece_at(move.to_square) is None:
@@ -100,15 +112,14 @@ def _reaches(board: Board, move: Move) -> bool:
     return bool(attackers >> move.from_square & 1)
 
 
-def _leaves_king_attacked(board: Board, move: Move) -> bool:
-    """Whether the mover's king is attacked once ``move`` is made on a copy of the position."""
-    code = board._codec.encode(move)
-    if code is None:
+def _leaves_king_attacked(kernel: KernelView) -> bool:
+    """Whether the mover's king is attacked once the move is made on a copy of the position."""
+    if kernel.code is None:
         return False
-    bbs, info = board._bbs.copy(), board._info.copy()
+    bbs, info = kernel.bbs.copy(), kernel.info.copy()
     colour = int(info[L.I_STM])
-    _core.make_move(bbs, info, code)
+    _core.make_move(bbs, info, kernel.code)
     return bool(in_check(bbs, colour))
 
 
-__all__ = ["illegal_reason"]
+__all__ = ["KernelView", "illegal_reason"]

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import difflib
 import os
+import re
 import signal
 import sys
 import threading
@@ -53,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     egtb.add_parser(commands)
     book.add_parser(commands)
     tune.add_parser(commands)
+    for command_parser in commands.choices.values():  # for a command's own usage on errors
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
@@ -80,16 +83,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 
 def _refuse_unknown(
-    parser: argparse.ArgumentParser, command: str | None, unknown: list[str]
+    parser: argparse.ArgumentParser, args: argparse.Namespace, unknown: list[str]
 ) -> None:
     """Exit with the command's own usage (not the top-level one) for arguments it does not
     know, naming the option that was probably meant."""
-    target = parser
-    for action in parser._subparsers._group_actions if parser._subparsers else []:
-        choices = getattr(action, "choices", None)
-        if isinstance(choices, dict) and command in choices:
-            target = choices[command]
-    known = [flag for action in target._actions for flag in action.option_strings]
+    target: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+    known = re.findall(r"--?[A-Za-z][\w-]*", target.format_help())
     guesses = [
         close[0]
         for word in unknown
@@ -120,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"an argument holds a NUL byte: {held!r}")
     args, unknown = parser.parse_known_args(words)
     if unknown:
-        _refuse_unknown(parser, args.command, unknown)
+        _refuse_unknown(parser, args, unknown)
     _flush_each_line()
     if args.command is None:
         parser.print_help()

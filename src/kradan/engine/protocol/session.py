@@ -55,6 +55,7 @@ class EngineSession(ABC):
         self.board: AnyBoard = new_board(self.variant)
         self._thread: threading.Thread | None = None
         self._endless = False  # the running search stops only when told (``go infinite``)
+        self._counted = False  # the running search is limited by depth or nodes
 
     # --- output ----------------------------------------------------------------------------
 
@@ -131,6 +132,7 @@ class EngineSession(ABC):
         board = self.board.copy()
         self.searchers.for_board(board).arm()  # a stop from now on is kept
         self._endless = endless(limit)
+        self._counted = limit.depth is not None or limit.nodes is not None
         self._thread = threading.Thread(target=self._run, args=(board, limit), daemon=True)
         self._thread.start()
 
@@ -165,11 +167,12 @@ class EngineSession(ABC):
             self._thread = None
 
     def shutdown(self) -> None:
-        """The input has ended: a search with a limit finishes and answers (so that ``printf
-        'position startpos\\ngo depth 8\\n' | kradan uci`` prints its move), one without any
-        limit is stopped. ``quit`` instead stops at once, as the protocols say."""
+        """The input has ended: a search limited by depth or nodes finishes and answers (so
+        that ``printf 'position startpos\\ngo depth 8\\n' | kradan uci`` prints its move);
+        any other is stopped, for its reader (a GUI that closed) may be gone for good. ``quit``
+        stops at once, as the protocols say."""
         thread = self._thread
-        if thread is not None and self._endless and thread.is_alive():
+        if thread is not None and not self._counted and thread.is_alive():
             self.searchers.stop()
         self._join()
 

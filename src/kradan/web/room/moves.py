@@ -88,9 +88,21 @@ def written(board: GameBoard, move: Any, notation: str) -> str:
 
 def why_illegal(error: Exception, text: str, fen: str) -> Message | str:
     """Why kradan refused the move ``text`` in ``fen``: its usual "illegal move ... in ..." as
-    a message that is translated, any other reason as kradan wrote it (in English)."""
+    a message that is translated, with the board's reason after it as the board wrote it (in
+    English); any other refusal as kradan wrote it."""
     usual = Message(N_("illegal move {move} in {fen}"), move=repr(text), fen=repr(fen))
-    return usual if str(usual) == str(error) else str(error)
+    said = str(error)
+    if said == str(usual):
+        return usual
+    if said.startswith(f"{usual}: "):
+        reason = said[len(str(usual)) + 2 :]
+        return Message(
+            N_("illegal move {move} in {fen}: {reason}"),
+            move=repr(text),
+            fen=repr(fen),
+            reason=reason,
+        )
+    return said
 
 
 __all__ = ["Mover", "why_illegal", "written"]
