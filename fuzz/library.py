@@ -6,6 +6,7 @@ and rule options, each called in this process. A typed error
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -38,24 +39,21 @@ def _exercise_board(board: Any, game: str) -> None:
 
 def run_fen(data: bytes) -> None:
     """A FEN for each game of the chess family."""
-    from kradan.games import new_board
-
-    text = text_of(data)
-    for game in CHESS_GAMES:
-        try:
-            board = new_board(game, text)
-        except Exception as error:
-            _typed_or_raise(error)
-            continue
-        _exercise_board(board, game)
+    _exercise_text(data, CHESS_GAMES)
 
 
 def run_alquerque(data: bytes) -> None:
     """An Alquerque position text, under both rule sets."""
+    _exercise_text(data, ALQUERQUE_GAMES)
+
+
+def _exercise_text(data: bytes, games: Iterable[str]) -> None:
+    """The input as a position text of each of ``games``: refused with a typed error, or a
+    board that is then exercised."""
     from kradan.games import new_board
 
     text = text_of(data)
-    for game in ALQUERQUE_GAMES:
+    for game in games:
         try:
             board = new_board(game, text)
         except Exception as error:
