@@ -76,7 +76,8 @@ GRAPH = {name: set(_imports(name, *MODULES[name])) for name in MODULES}
 #: those below, never one above. ``pkg.*`` is the package and everything in it; a bare name is
 #: that module alone. Every module read must stand in one layer (the longest entry wins).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("rule sets", ("kradan.errors", "kradan.arguments", "kradan.pieces", "kradan.rulesets",
+    ("rule sets", ("kradan._lazy", "kradan.errors", "kradan.arguments", "kradan.pieces",
+                   "kradan.rulesets",
                    "kradan.variants",
                    "kradan.move", "kradan.outcome", "kradan.alquerque.variant",
                    "kradan.alquerque.geometry", "kradan.alquerque.move",
@@ -258,7 +259,8 @@ def _rules_classes() -> set[type]:
 
     found: set[type] = set()
     for game in games.games():
-        classes = [type(game.rules), *([game.board] if isinstance(game.board, type) else [])]
+        made = game.hook("board")  # the board class, imported when the game names it as text
+        classes = [type(game.rules), *([made] if isinstance(made, type) else [])]
         for cls in classes:
             found |= {base for base in cls.__mro__ if base.__module__.startswith("kradan.")}
     return {cls for cls in found if cls.__module__ != "kradan.games"}

@@ -15,15 +15,15 @@ Every game is found by name through the registry (:mod:`kradan.games`), Alquerqu
 ['cambodian', 'karouk', 'makruk', 'sittuyin', 'alquerque', 'alquerque-bell']
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from . import alquerque
-from .board import Board, LegalMoveGenerator
-from .counting import CountAction, CountingState
+from ._lazy import lazy_names
 from .errors import (
     AmbiguousMoveError,
     CountingError,
+    EmptyMoveStackError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidFenError,
     InvalidMoveError,
     InvalidSetupError,
@@ -32,9 +32,6 @@ from .errors import (
     PgnError,
     VariantError,
 )
-from .games import Game, GameBoard, canonical_name, find_game, game_names, game_of, new_board
-from .move import Move
-from .outcome import Outcome, Termination
 from .pieces import (
     BLACK,
     COLORS,
@@ -61,9 +58,41 @@ from .pieces import (
     square_name,
     square_rank,
 )
-from .variants import Variant
 
 __version__ = "0.1.0"
+
+#: names loaded on first use, each from its module: ``import kradan`` stays light (no numba, no
+#: compiled kernel) until a board or a game is asked for (issue 43)
+_LAZY = {
+    "Board": ".board",
+    "LegalMoveGenerator": ".board",
+    "CountAction": ".counting",
+    "CountingState": ".counting",
+    "Game": ".games",
+    "GameBoard": ".games",
+    "canonical_name": ".games",
+    "find_game": ".games",
+    "game_names": ".games",
+    "game_of": ".games",
+    "new_board": ".games",
+    "Move": ".move",
+    "Outcome": ".outcome",
+    "Termination": ".outcome",
+    "Variant": ".variants",
+    "alquerque": None,
+}
+
+if TYPE_CHECKING:
+    from . import alquerque
+    from .board import Board, LegalMoveGenerator
+    from .counting import CountAction, CountingState
+    from .games import Game, GameBoard, canonical_name, find_game, game_names, game_of, new_board
+    from .move import Move
+    from .outcome import Outcome, Termination
+    from .variants import Variant
+
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 __all__ = [
     "BLACK",
@@ -85,9 +114,11 @@ __all__ = [
     "CountAction",
     "CountingError",
     "CountingState",
+    "EmptyMoveStackError",
     "Game",
     "GameBoard",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidFenError",
     "InvalidMoveError",
     "InvalidSetupError",

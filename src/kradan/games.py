@@ -27,9 +27,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias, TypedDict, runtime_checkable
 
-from . import alquerque
+from .alquerque.variant import GAMES as ALQUERQUE_GAMES
 from .alquerque.variant import OPTIONS as ALQUERQUE_OPTIONS
-from .board import Board
 from .counting import CountAction, CountingState
 from .errors import VariantError
 from .outcome import Outcome
@@ -234,8 +233,10 @@ class Game:
 
     #: the default rules; the name, title and aliases are the rule set's
     rules: RuleSet
-    #: makes boards: ``board(text, variant=rules)`` (``text`` ``None``: the start)
-    board: Callable[..., GameBoard]
+    #: makes boards: ``board(text, variant=rules)`` (``text`` ``None``: the start); like the
+    #: hooks, a ``"module:attribute"`` string is imported on first use, so that the registry
+    #: loads no board (and no compiled kernel) until a board is made
+    board: Callable[..., GameBoard] | str
     #: the rule options the game takes
     options: Mapping[str, Option] = field(default_factory=dict)
     text: Hook = None
@@ -271,7 +272,13 @@ class Game:
 
         :raises VariantError: for a bad option; :raises InvalidFenError: for a bad position.
         """
-        return self.board(text, variant=self.rules_with(**options))
+        return self.board_with_rules(text, self.rules_with(**options))
+
+    def board_with_rules(self, text: str | None, rules: Any) -> GameBoard:
+        """A board of this game at ``text`` (``None``: the start) under ``rules``, a rule set
+        of the game (another board's ``variant``, say)."""
+        make: Callable[..., GameBoard] = self.hook("board")
+        return make(text, variant=rules)
 
     def hook(self, name: str) -> Any:
         """The hook ``name`` (see the class docstring), imported on first use; ``None`` when
@@ -406,7 +413,7 @@ for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
     register(
         Game(
             rules=_variant,
-            board=Board,
+            board="kradan.board:Board",
             options=CHESS_OPTIONS,
             text="kradan.cli.render:chess_text",
             svg="kradan.svg.chess:draw",
@@ -423,11 +430,11 @@ for _variant in sorted(VARIANTS.values(), key=lambda variant: variant.name):
         )
     )
 
-for _game in alquerque.GAMES.values():
+for _game in ALQUERQUE_GAMES.values():
     register(
         Game(
             rules=_game,
-            board=alquerque.Board,
+            board="kradan.alquerque.board:Board",
             options=ALQUERQUE_OPTIONS,
             text="kradan.cli.render:alquerque_text",
             svg="kradan.svg.alquerque:draw",

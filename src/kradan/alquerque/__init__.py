@@ -6,12 +6,29 @@
 [4, 5, 6]
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from .board import Board, GameNotOverError, LegalMoves
-from .geometry import POINT_NAMES, parse_point, point_name
-from .move import Move
+from .._lazy import lazy_names
 from .variant import ALFONSO, BELL, GAMES, AlquerqueVariant
+
+#: names loaded on first use, so that the registry reads the rule sets without the kernel
+_LAZY = {
+    "Board": ".board",
+    "GameNotOverError": ".board",
+    "LegalMoves": ".board",
+    "POINT_NAMES": ".geometry",
+    "parse_point": ".geometry",
+    "point_name": ".geometry",
+    "Move": ".move",
+}
+
+if TYPE_CHECKING:
+    from .board import Board, GameNotOverError, LegalMoves
+    from .geometry import POINT_NAMES, parse_point, point_name
+    from .move import Move
+
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 __all__ = [
     "ALFONSO",

@@ -7,12 +7,12 @@ import argparse
 from collections.abc import Iterator
 from typing import Any, cast
 
-from .._core.warmup import announce_compilation
 from ..errors import UsageError
 from ..games import AnyBoard
 from .common import (
     add_executor_arguments,
     add_game_argument,
+    announce_compilation,
     counted,
     executor_from_args,
     fail,

@@ -42,6 +42,14 @@ def seconds(text: str) -> float:
     return value
 
 
+def announce_compilation() -> None:
+    """From now on, say on stderr (once) when numba has to compile the kernel. Imported here
+    when a command runs, so that ``kradan --version`` and ``--help`` load no kernel."""
+    from .._core.warmup import announce_compilation as announce
+
+    announce()
+
+
 def counted(count: int, noun: str) -> str:
     """``count`` and ``noun``, in the plural unless there is one: "1 move", "2,048 moves"."""
     return f"{count:,} {noun}" + ("" if count == 1 else "s")

@@ -10,11 +10,10 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from .. import pgn
-from .._core.warmup import announce_compilation
 from ..errors import PgnError
 from ..games import games
-from ..pgn import formats
-from .common import EXIT_PROBLEMS, add_game_argument, fail
+from ..pgn.dialects import DIALECTS
+from .common import EXIT_PROBLEMS, add_game_argument, announce_compilation, fail
 from .progress import open_input
 
 FORMATS = ("pgn", "fen", "uci")
@@ -56,7 +55,7 @@ def add_parser(commands: Any) -> None:
         help="PGN move notation (san); a game without it keeps its own",
     )  # fmt: skip
     parser.add_argument(
-        "--dialect", choices=formats.DIALECTS, default="kradan",
+        "--dialect", choices=DIALECTS, default="kradan",
         help="PGN output for kradan, pychess.org or cutechess",
     )  # fmt: skip
     parser.add_argument(
@@ -103,6 +102,8 @@ def _blocks(handle: TextIO) -> Iterator[list[str]]:
 
 
 def _games(handle: TextIO, source: str, args: argparse.Namespace) -> Iterator[pgn.Game]:
+    from ..pgn import formats
+
     if source == "pgn":
         number = 0
         while (game := pgn.read_game(handle, strict=args.strict,
@@ -155,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _render(game: pgn.Game, args: argparse.Namespace) -> str:
+    from ..pgn import formats
+
     if args.target == "fen":
         return "\n".join(formats.positions(game))
     if args.target == "uci":

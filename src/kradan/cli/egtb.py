@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..board import Board
-from ..egtb.tables import TableSet, default_directory
+from ..egtb.directory import default_directory
 from ..errors import MissingTableError
 from .common import add_executor_arguments, counted, executor_from_args
 from .progress import bar, end_progress, show_progress
@@ -134,6 +133,7 @@ def _executor(args: argparse.Namespace) -> Any:
 
 def run_generate(args: argparse.Namespace) -> int:
     from ..egtb.generate import generate
+    from ..egtb.tables import TableSet
 
     directory = Path(args.dir) if args.dir else default_directory()
     tables = TableSet(directory)
@@ -174,6 +174,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from ..egtb.generate import children_of, jobs, verify
+    from ..egtb.tables import TableSet
 
     tables = TableSet(Path(args.dir) if args.dir else default_directory())
     checked = failed = 0
@@ -195,6 +196,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    from ..board import Board
     from ..egtb import Tablebase
     from ..games import find_game
 
@@ -210,6 +212,7 @@ def run_probe(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     from ..egtb.material import build_order
     from ..egtb.stats import GAMES, table_stats
+    from ..egtb.tables import TableSet
 
     tables = TableSet(Path(args.dir) if args.dir else default_directory())
 

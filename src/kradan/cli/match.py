@@ -6,9 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .._core.warmup import announce_compilation
 from ..errors import UsageError
-from .common import add_executor_arguments, add_game_argument, counted, executor_from_args
+from .common import (
+    add_executor_arguments,
+    add_game_argument,
+    announce_compilation,
+    counted,
+    executor_from_args,
+)
 from .progress import bar, end_progress, show_progress
 
 if TYPE_CHECKING:

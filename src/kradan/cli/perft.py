@@ -7,9 +7,8 @@ import inspect
 import time
 from typing import Any
 
-from .._core.warmup import announce_compilation
 from ..games import new_board
-from .common import add_game_argument
+from .common import add_game_argument, announce_compilation
 
 MAX_DEPTH = 12
 

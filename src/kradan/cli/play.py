@@ -13,8 +13,15 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .._core.warmup import announce_compilation
-from .common import EXIT_BAD_INPUT, add_game_argument, fail, level, seconds, wants_colour
+from .common import (
+    EXIT_BAD_INPUT,
+    add_game_argument,
+    announce_compilation,
+    fail,
+    level,
+    seconds,
+    wants_colour,
+)
 from .render import text_board
 
 HELP = """commands:

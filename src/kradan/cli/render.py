@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..alquerque import point_name
 from ..games import GameBoard, game_of
 from ..move import Move
 from ..pieces import KING, Piece
@@ -92,6 +91,8 @@ def alquerque_text(board: Any, flipped: bool = False, colour: bool = False) -> s
     status = [f"{'White' if board.turn else 'Black'} to move"]
     liable = board.huff_liable()
     if liable:
+        from ..alquerque.geometry import point_name
+
         status.append("may huff " + ", ".join(point_name(p) for p in liable))
     rows.append("   " + "; ".join(status))
     return "\n".join(rows)

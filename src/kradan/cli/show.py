@@ -6,8 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .._core.warmup import announce_compilation
-from .common import add_game_argument, fail, load_position
+from .common import add_game_argument, announce_compilation, fail, load_position
 from .render import text_board
 
 EXAMPLES = """examples:

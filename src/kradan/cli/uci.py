@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._core.warmup import announce_compilation
+from .common import announce_compilation
 
 
 def add_parser(commands: Any) -> None:

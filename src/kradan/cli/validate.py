@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 from .. import pgn
-from .._core.warmup import announce_compilation
-from .common import EXIT_PROBLEMS, add_game_argument, counted
+from .common import EXIT_PROBLEMS, add_game_argument, announce_compilation, counted
 from .progress import open_input
 
 

@@ -12,11 +12,31 @@ The 3-piece tables ship with kradan; ``kradan egtb generate --pieces 4`` makes t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 from ..errors import CorruptTableError, MissingTableError, TablebaseError
-from .count import CountVerdict
-from .material import Material, all_materials, build_order, parse_key
-from .probe import ProbeResult, Tablebase, probe
-from .tables import default_directory
+from .directory import default_directory
+
+#: names loaded on first use: the command line's help names the table directory without
+#: loading the boards
+_LAZY: dict[str, str | None] = {
+    "CountVerdict": ".count",
+    "Material": ".material",
+    "all_materials": ".material",
+    "build_order": ".material",
+    "parse_key": ".material",
+    "ProbeResult": ".probing",
+    "Tablebase": ".probing",
+    "probe": ".probing",
+}
+
+if TYPE_CHECKING:
+    from .count import CountVerdict
+    from .material import Material, all_materials, build_order, parse_key
+    from .probing import ProbeResult, Tablebase, probe
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 __all__ = [
     "CorruptTableError",

@@ -18,7 +18,7 @@ import numpy as np
 
 from .conversion import KIND, OUK_KIND, pieces_limit, two_sided
 from .material import Material
-from .probe import DRAW, ILLEGAL
+from .probing import DRAW, ILLEGAL
 
 #: the games whose counts the statistics weigh, by conversion-table kind, and the plies of
 #: board's honour each gives (Makruk 64 moves; Ouk 63, docs/rules.md 3.3)

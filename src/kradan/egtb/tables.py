@@ -3,35 +3,20 @@ by default) in front of the 3-piece tables shipped inside the package."""
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import MissingTableError
+from .directory import default_directory
 from .material import Material
 from .storage import file_name, read_table
 
-#: the environment variable that overrides the default table directory
-ENV_DIRECTORY = "KRADAN_EGTB_DIR"
 #: the 3-piece tables that ship with kradan
 PACKAGED = Path(__file__).resolve().parent / "data"
 #: tables kept in memory at once (a 4-piece table takes 16 MiB)
 CACHE_TABLES = 8
-
-
-def default_directory() -> Path:
-    """``$KRADAN_EGTB_DIR``, else ``egtb`` in the user's data directory (platformdirs when it is
-    installed, else ``~/.local/share/kradan/egtb``)."""
-    custom = os.environ.get(ENV_DIRECTORY)
-    if custom:
-        return Path(custom).expanduser()
-    try:
-        from platformdirs import user_data_dir
-    except ImportError:
-        return Path.home() / ".local" / "share" / "kradan" / "egtb"
-    return Path(user_data_dir("kradan")) / "egtb"
 
 
 class TableSet:

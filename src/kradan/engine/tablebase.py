@@ -25,7 +25,7 @@ from ..board import Board
 from ..egtb.index import table_size
 from ..egtb.material import Material, canonical
 from ..egtb.position import check_rules, locate
-from ..egtb.probe import ProbeResult, Tablebase
+from ..egtb.probing import ProbeResult, Tablebase
 from ..errors import MissingTableError, TablebaseError
 from ..move import Move
 from ..pieces import FERZ, KHON, KNIGHT, MET, PAWN, ROOK, WHITE

@@ -25,29 +25,56 @@ Conventions, chosen so that kradan's own output reads back identically:
 * Alquerque moves are ``c2-c3``, ``b3xd3xd5`` and, with a huff, ``hc3,b2-c3``.
 * ``[Result]`` and ``[Termination]`` (``checkmate``, ``counting limit``, ...) come from the board.
 
-Modules, each importing only those before it: ``moves`` (move tokens), ``headers`` (tags and the
-start position), ``visitor`` (the visit hooks), ``exporter`` (writing), ``tree`` (the game
-tree), ``builder`` (trees from a visit), ``reader`` (reading), ``formats`` (other shapes).
+Modules, each importing only those before it: ``dialects`` (the PGN dialects' names), ``moves``
+(move tokens), ``headers`` (tags and the start position), ``visitor`` (the visit hooks),
+``exporter`` (writing), ``tree`` (the game tree), ``builder`` (trees from a visit), ``reader``
+(reading), ``formats`` (other shapes), ``text`` (a board's game as text). The package loads
+each on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from ..games import AnyBoard
-from .builder import GameBuilder
-from .exporter import FileExporter, StringExporter
-from .headers import SEVEN_TAGS, Headers, options_text, parse_options
-from .moves import move_text, parse_move
-from .reader import read_game, read_headers, skip_game
-from .tree import ChildNode, Game, GameNode
-from .visitor import SKIP, BaseVisitor, HeadersBuilder, ReadError, SkipVisitor
+from .._lazy import lazy_names
 
+#: names loaded on first use: the command line reads ``pgn.dialects`` for its help without
+#: loading the boards
+_LAZY: dict[str, str | None] = {
+    "GameBuilder": ".builder",
+    "FileExporter": ".exporter",
+    "StringExporter": ".exporter",
+    "SEVEN_TAGS": ".headers",
+    "Headers": ".headers",
+    "options_text": ".headers",
+    "parse_options": ".headers",
+    "move_text": ".moves",
+    "parse_move": ".moves",
+    "read_game": ".reader",
+    "read_headers": ".reader",
+    "skip_game": ".reader",
+    "ChildNode": ".tree",
+    "Game": ".tree",
+    "GameNode": ".tree",
+    "SKIP": ".visitor",
+    "BaseVisitor": ".visitor",
+    "HeadersBuilder": ".visitor",
+    "ReadError": ".visitor",
+    "SkipVisitor": ".visitor",
+    "game_text": ".text",
+}
 
-def game_text(board: AnyBoard, headers: Mapping[str, str] | None = None) -> str:
-    """The game that led to ``board`` as PGN text ending with a newline (see
-    :meth:`Game.from_board`)."""
-    return str(Game.from_board(board, headers)) + "\n"
+if TYPE_CHECKING:
+    from .builder import GameBuilder
+    from .exporter import FileExporter, StringExporter
+    from .headers import SEVEN_TAGS, Headers, options_text, parse_options
+    from .moves import move_text, parse_move
+    from .reader import read_game, read_headers, skip_game
+    from .text import game_text
+    from .tree import ChildNode, Game, GameNode
+    from .visitor import SKIP, BaseVisitor, HeadersBuilder, ReadError, SkipVisitor
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -18,11 +18,10 @@ from ..errors import KradanError, PgnError
 from ..games import AnyBoard, CountingBoard, game_of, new_board
 from ..move import Move
 from ..variants import PromotionRule
+from .dialects import DIALECTS
 from .exporter import StringExporter
 from .moves import AnyMove, move_text
 from .tree import Game, GameNode, apply_count_actions, position_text
-
-DIALECTS = ("kradan", "pychess", "cutechess")
 
 
 def positions(game: Game) -> list[str]:
@@ -98,7 +97,7 @@ def game_from_positions(texts: Sequence[str], variant: str, **options: Any) -> G
 def uci_line(game: Game) -> str:
     """The main line as the arguments of UCI's ``position`` command."""
     board = game.board()
-    start = game_of(board).board(None, variant=board.variant)
+    start = game_of(board).board_with_rules(None, board.variant)
     head = (
         "startpos"
         if position_text(board) == position_text(start)

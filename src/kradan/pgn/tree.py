@@ -296,7 +296,7 @@ class Game(GameNode):
             self.headers[OPTIONS_TAG] = options
         else:
             self.headers.pop(OPTIONS_TAG, None)
-        start = game_of(board).board(None, variant=board.variant)
+        start = game_of(board).board_with_rules(None, board.variant)
         position = position_text(root)
         if position != position_text(start):
             self.headers["SetUp"] = "1"

@@ -233,7 +233,7 @@ def describe_tables(directory: Path | bool | None) -> str:
     """What the engine will probe, for an ``info string``."""
     if directory is False:
         return "endgame tables: off"
-    from ...egtb.tables import default_directory
+    from ...egtb.directory import default_directory
 
     path = default_directory() if directory is None or directory is True else directory
     files = len(list(path.glob("*.ktb"))) if path.is_dir() else 0
