@@ -22,7 +22,7 @@ import numpy as np
 
 from ._core import layout as L
 from .boardbase import LegalMoveView
-from .chessboard.counts import CountingActions
+from .chessboard.conveniences import Conveniences
 from .chessboard.endings import GameEndQueries
 from .chessboard.kernel import KernelView
 from .chessboard.setup import SetupActions
@@ -40,7 +40,7 @@ class LegalMoveGenerator(LegalMoveView[Move]):
     __slots__ = ()
 
 
-class Board(GameEndQueries, CountingActions, SetupActions, KernelView):
+class Board(GameEndQueries, Conveniences, SetupActions, KernelView):
     """A position of ``variant`` with its move history.
 
     :param fen: the position; the variant's start position when ``None``.

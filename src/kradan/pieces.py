@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidSquareError
+from .errors import InvalidArgumentError, InvalidSquareError
 
 Color = bool
 WHITE: Color = True
@@ -59,6 +59,24 @@ class Piece:
     color: Color
     promoted: bool = False
 
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        """The piece a FEN letter names: ``"M"`` a White met, ``"s"`` a Black khon, ``"M~"`` a
+        White promoted pawn.
+
+        :raises InvalidArgumentError: for anything else, the text quoted.
+        """
+        text = symbol if isinstance(symbol, str) else ""
+        promoted = text.endswith("~") and len(text) == 2
+        letter = text[:1] if promoted or len(text) == 1 else ""
+        piece_type = SYMBOL_TO_TYPE.get(letter.lower())
+        if piece_type is None:
+            raise InvalidArgumentError(
+                f"piece symbol {symbol!r}: expected one of {''.join(PIECE_SYMBOLS.values())} "
+                "(upper case for White), with ~ for a promoted pawn"
+            )
+        return cls(piece_type, letter.isupper(), promoted)
+
     def symbol(self) -> str:
         """FEN letter: upper case for White (``'M'``), lower case for Black (``'m'``)."""
         letter = PIECE_SYMBOLS[self.piece_type]
@@ -67,6 +85,16 @@ class Piece:
     def __str__(self) -> str:
         return self.symbol()
 
+
+# the squares by name, as python-chess names them (``kradan.E4 == 28``)
+A1, B1, C1, D1, E1, F1, G1, H1 = range(0, 8)
+A2, B2, C2, D2, E2, F2, G2, H2 = range(8, 16)
+A3, B3, C3, D3, E3, F3, G3, H3 = range(16, 24)
+A4, B4, C4, D4, E4, F4, G4, H4 = range(24, 32)
+A5, B5, C5, D5, E5, F5, G5, H5 = range(32, 40)
+A6, B6, C6, D6, E6, F6, G6, H6 = range(40, 48)
+A7, B7, C7, D7, E7, F7, G7, H7 = range(48, 56)
+A8, B8, C8, D8, E8, F8, G8, H8 = range(56, 64)
 
 FILE_NAMES = "abcdefgh"
 RANK_NAMES = "12345678"

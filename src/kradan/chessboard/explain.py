@@ -22,7 +22,7 @@ from ..pieces import PAWN, piece_name, square_name
 
 
 @dataclass(frozen=True)
-class KernelView:
+class KernelArrays:
     """The board's kernel arrays and the move's kernel code (``None`` when the kernel cannot
     express it), which the board hands over: the explanation reads them, never changes them."""
 
@@ -34,7 +34,7 @@ class KernelView:
 _SIDE = {True: "White", False: "Black"}
 
 
-def illegal_reason(board: Any, move: Move, kernel: KernelView) -> str:
+def illegal_reason(board: Any, move: Move, kernel: KernelArrays) -> str:
     """Why ``move`` is not legal on ``board`` (a chess-family board), as ``": reason"``
     (``""`` when it is legal)."""
     if board.is_legal(move):
@@ -99,7 +99,7 @@ def _drop_reason(board: Any, move: Move, legal: list[Move], side: str) -> str:
     return f": a {name} is not dropped on {square_name(move.to_square)} (outside {side}'s camp)"
 
 
-def _reaches(board: Any, move: Move, kernel: KernelView) -> bool:
+def _reaches(board: Any, move: Move, kernel: KernelArrays) -> bool:
     """Whether the piece on the move's origin could go to its target by the way it moves, kings
     aside (a pawn's step forward, or an attack along its lines)."""
     bbs = kernel.bbs
@@ -112,7 +112,7 @@ def _reaches(board: Any, move: Move, kernel: KernelView) -> bool:
     return bool(attackers >> move.from_square & 1)
 
 
-def _leaves_king_attacked(kernel: KernelView) -> bool:
+def _leaves_king_attacked(kernel: KernelArrays) -> bool:
     """Whether the mover's king is attacked once the move is made on a copy of the position."""
     if kernel.code is None:
         return False
@@ -122,4 +122,4 @@ def _leaves_king_attacked(kernel: KernelView) -> bool:
     return bool(in_check(bbs, colour))
 
 
-__all__ = ["KernelView", "illegal_reason"]
+__all__ = ["KernelArrays", "illegal_reason"]

@@ -10,7 +10,7 @@ from ..errors import EmptyMoveStackError, IllegalMoveError
 from ..move import Move, require_move
 from ..pieces import Square
 from ..variants import SittuyinSetup
-from .explain import KernelView, illegal_reason
+from .explain import KernelArrays, illegal_reason
 from .state import BoardState
 
 #: undo records kept free beyond the game's history
@@ -50,7 +50,7 @@ class BoardMoves(BoardState):
         return code
 
     def _illegal_reason(self, move: Move) -> str:
-        kernel = KernelView(self._bbs, self._info, self._codec.encode(move))
+        kernel = KernelArrays(self._bbs, self._info, self._codec.encode(move))
         return illegal_reason(self, move, kernel)
 
     # --- making and taking back moves ----------------------------------------------------------

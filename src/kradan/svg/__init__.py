@@ -53,6 +53,7 @@ def board(
     *,
     size: int | None = 400,
     flipped: bool = False,
+    orientation: bool | None = None,
     coordinates: Coordinates = True,
     labels: str = "latin",
     lastmove: LastMove = None,
@@ -65,6 +66,8 @@ def board(
 
     :param size: width in pixels (the height follows); ``None`` leaves the size to the viewer.
     :param flipped: Black's view: a1 at the top right.
+    :param orientation: the side at the bottom, as python-chess says it (``BLACK`` is
+        ``flipped=True``); when given it decides.
     :param coordinates: ``True`` or ``"outside"`` (around the board), ``"inside"`` (in the edge
         squares) or ``False``.
     :param labels: ``"latin"`` (a-h, 1-8) or ``"thai"`` (Thai letters and numerals, as in Thai SAN).
@@ -79,6 +82,8 @@ def board(
     :raises InvalidSquareError: for an unknown square name; both are ``ValueError``s quoting
         the input.
     """
+    if orientation is not None:
+        flipped = not orientation
     options = check_options(size, flipped, coordinates, labels, colors)
     marks = {"lastmove": lastmove, "check": check}
     try:
