@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _table import print_table  # noqa: E402
+from _table import print_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the revision compared with when none is named: main before issue 43's start-up work
