@@ -28,8 +28,9 @@ def add_parser(commands: Any) -> None:
         "perft",
         help="count the leaf nodes of the legal move tree",
         description="Count the positions reached after DEPTH plies of legal moves.",
-        epilog="Examples: kradan perft makruk 5 | kradan perft makruk 3 --divide "
+        epilog="examples:\n  kradan perft makruk 5\n  kradan perft makruk 3 --divide "
         "--fen '4k3/8/1r6/2P1p3/3p1P2/4R3/8/3K4 w - - 0 1'",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_argument(parser, positional=True, required=True, purpose="game name")
     parser.add_argument("depth", type=_depth, help=f"plies to search (0..{MAX_DEPTH})")

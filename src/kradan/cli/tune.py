@@ -14,7 +14,7 @@ EXAMPLES = """examples (docs/tuning.md):
       --resign 4,700 --draw 30,8,10 --concurrency 2 --pgn self.pgn
   kradan tune positions self.pgn -o makruk.npz                the quiet positions, labelled
   kradan tune fit makruk.npz -o tuned.json                   every weight fitted
-  kradan match kradan:weights=tuned.json,network=none kradan:network=none --sprt 0,10 \
+  kradan match kradan:weights=tuned.json,network=none kradan:network=none --sprt 0,10 \\
       --games 20000 --concurrency 2                           Makruk's weights, without the network
   kradan tune selfplay -o data.npz --games 6000 --nodes 5000 --concurrency 2
   kradan tune train data.npz -o network.npz                  the evaluation network
