@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kradan import MET, Board, InvalidFenError, parse_square
+from kradan.chessboard.status import Status
 
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
 B = START.split()[0]
@@ -61,15 +62,47 @@ REJECTED = [
     (B + "\tw - - 0 1", "'\\t'"),
 ]
 
-# Accepted by Fairy-Stockfish's validate_fen but rejected by kradan on purpose (see fen.py)
+# Accepted by Fairy-Stockfish's validate_fen but rejected by kradan on purpose (see fen.py):
+# text that is not a position
 KRADAN_STRICTER = [
-    (B + " w - 128 0 1", "unpromoted pawns"),  # docs/rules.md 2.6.2: no count with pawns
-    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 17 10 41", "counting limit 17"),
-    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 100 10 41", "counting limit 100"),
     ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN w - - 0 1", "has 7 squares"),
     ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/~RNSKMSNR w - - 0 1", "'~'"),
-    ("4k3/8/8/8/8/8/8/3KR3 w - - 0 1", "not to move is in check"),
 ]
+
+# Accepted as Fairy-Stockfish accepts them (issue 43), and flagged by status()
+ODD = [
+    (B + " w - 128 0 1", Status.IMPOSSIBLE_COUNT),  # docs/rules.md 2.6.2: no count with pawns
+    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 17 10 41", Status.IMPOSSIBLE_COUNT),
+    ("8/8/4k3/8/1R6/8/8/3K1N1R b - 100 10 41", Status.IMPOSSIBLE_COUNT),
+    ("4k3/8/8/8/8/8/8/3KR3 w - - 0 1", Status.OPPOSITE_CHECK),
+    ("RRRk4/8/8/8/8/8/8/3K4 b - - 0 1", Status.TOO_MANY_PIECES),
+    ("4k3/8/4P3/8/8/8/8/3K4 w - - 0 1", Status.PAWN_PAST_PROMOTION),
+]
+
+
+@pytest.mark.parametrize(("fen", "flags"), ODD)
+def test_odd_positions_load_and_say_what_is_odd(fen: str, flags: Status) -> None:
+    board = Board(fen)
+    assert board.status() == flags and not board.is_valid()
+    assert len(board.status_text()) == bin(flags).count("1")
+    assert Board(board.fen()).status() == flags  # written back as read
+
+
+def test_a_king_is_never_taken_in_an_odd_position() -> None:
+    """The side to move may not take the king of a side left in check (Fairy-Stockfish would);
+    the other side then has to answer the check."""
+    board = Board("4k3/8/8/8/8/8/8/3KR3 w - - 0 1")
+    assert "e1e8" not in {move.uci() for move in board.legal_moves}
+    board.push_uci("e1e2")
+    assert board.is_check() and board.is_valid()
+
+
+def test_positions_of_play_are_valid() -> None:
+    board = Board()
+    for uci in ("e3e4", "d6d5", "e4d5"):
+        assert board.is_valid()
+        board.push_uci(uci)
+    assert board.status() == Status.VALID
 
 
 @pytest.mark.parametrize(("fen", "written"), ACCEPTED)
@@ -94,6 +127,8 @@ def test_acceptance_agrees_with_fairy_stockfish() -> None:
     for fen, _ in REJECTED:
         assert sf.validate_fen(fen, "makruk") < 1, fen
     for fen, _ in KRADAN_STRICTER:
+        assert sf.validate_fen(fen, "makruk") == 1, fen
+    for fen, _ in ODD:
         assert sf.validate_fen(fen, "makruk") == 1, fen
 
 

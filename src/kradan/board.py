@@ -26,6 +26,7 @@ from .chessboard.conveniences import Conveniences
 from .chessboard.endings import GameEndQueries
 from .chessboard.kernel import KernelView
 from .chessboard.setup import SetupActions
+from .chessboard.status import StatusQueries
 from .counting import CountAction
 from .move import Move
 from .movecodec import codec_for
@@ -40,7 +41,7 @@ class LegalMoveGenerator(LegalMoveView[Move]):
     __slots__ = ()
 
 
-class Board(GameEndQueries, Conveniences, SetupActions, KernelView):
+class Board(GameEndQueries, Conveniences, StatusQueries, SetupActions, KernelView):
     """A position of ``variant`` with its move history.
 
     :param fen: the position; the variant's start position when ``None``.

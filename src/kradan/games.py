@@ -157,6 +157,16 @@ class SetupBoard(Protocol):
 
 
 @runtime_checkable
+class StatusBoard(Protocol):
+    """A board that says what is odd about a position it loaded (python-chess's ``status()``):
+    the side not to move in check, impossible counting fields, too many pieces."""
+
+    def is_valid(self) -> bool: ...
+
+    def status_text(self) -> list[str]: ...
+
+
+@runtime_checkable
 class KernelBoard(Protocol):
     """A board whose position lives in the chess family's numba kernel, as bitboard and info
     arrays: what the search's network, its self-play, the evaluation's tuning and the endgame
@@ -457,6 +467,7 @@ __all__ = [
     "MaterialBoard",
     "MoveList",
     "SetupBoard",
+    "StatusBoard",
     "canonical_name",
     "find_game",
     "game_names",

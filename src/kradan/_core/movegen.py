@@ -117,7 +117,10 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
     them = 1 - us
     own = bbs[BB_COLOR + us]
     occupied = own | bbs[BB_COLOR + them]
-    not_own = ~own
+    # a king is never taken: only a set-up position where the side not to move is in check
+    # (which a FEN may hold, as Fairy-Stockfish's do) offers one
+    their_king = bbs[BB_TYPE + KING] & bbs[BB_COLOR + them]
+    not_own = ~(own | their_king)
     king_bb = bbs[BB_TYPE + KING] & own
     ksq = lsb(king_bb)
     checkers = attackers_of_color(bbs, them, ksq, occupied)
@@ -174,7 +177,7 @@ def generate_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_onl
             targets &= LINE[ksq, sq]
         n = emit(out, n, sq, targets, KIND_NORMAL, 0, count_only)
 
-    enemies = bbs[BB_COLOR + them]
+    enemies = bbs[BB_COLOR + them] ^ their_king
     empty = ~occupied
     promote = info[V_PROMOTION] == PROMOTION_ON_MOVE
     zone = bbs[BB_PROMO_ZONE + us] if promote else ZERO

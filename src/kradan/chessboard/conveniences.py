@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from .._core import layout as L
 from .._core.attacks import attackers_of_color
 from ..arguments import check_color, check_square
+from ..errors import InvalidArgumentError
 from ..move import Move
 from ..notation.san import move_to_san
 from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, Square
@@ -43,8 +44,11 @@ class Conveniences(CountingActions):
     def variation_san(self, moves: Iterable[Move], notation: str = "san") -> str:
         """``moves``, played in turn from here, as a numbered line: ``1. e4 d5 2. exd5``.
 
-        :raises IllegalMoveError: at the first move that is not legal where it stands.
+        :raises IllegalMoveError: at the first move that is not legal where it stands;
+        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves.
         """
+        if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
+            raise InvalidArgumentError(f"moves {moves!r}: expected Move objects, in order")
         board = self.copy(stack=False)
         words: list[str] = []
         for index, move in enumerate(moves):

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from ..games import AnyBoard, game_names, new_board
+from ..games import AnyBoard, StatusBoard, game_names, new_board
 
 if TYPE_CHECKING:
     from ..executors import Executor
@@ -157,7 +157,17 @@ def load_position(
         text = None
     if text is not None and text.strip().lower().endswith(".pgn"):
         return _pgn_position(text.strip(), variant, game, ply)
-    return new_board(variant, None if text is None else " ".join(text.split()))
+    board = new_board(variant, None if text is None else " ".join(text.split()))
+    warn_if_odd(board)
+    return board
+
+
+def warn_if_odd(board: AnyBoard) -> None:
+    """Say on standard error what is odd about a loaded position (it is loaded all the same,
+    as Fairy-Stockfish loads it)."""
+    if isinstance(board, StatusBoard) and not board.is_valid():
+        for problem in board.status_text():
+            print(f"kradan: warning: odd position: {problem}", file=sys.stderr)
 
 
 def read_game_number(path: str, number: int, variant: str) -> Game:

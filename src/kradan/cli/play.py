@@ -21,6 +21,7 @@ from .common import (
     level,
     seconds,
     wants_colour,
+    warn_if_odd,
 )
 from .render import text_board
 
@@ -80,6 +81,7 @@ class TerminalGame:
         game = find_game(args.variant)
         options = game.applicable_options(counting=args.counting)
         self.board: Any = game.new_board(args.fen, **options)
+        warn_if_odd(self.board)
         self.counting = isinstance(self.board, CountingBoard)
         side = args.color if args.color != "random" else random.choice(["white", "black"])
         self.human = side == "white"
