@@ -166,3 +166,27 @@ def test_value_types_client_and_players_load_no_compiled_search() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_score_from_either_side_as_python_chess_gives_it() -> None:
+    """Issue 43: ``PovScore`` turns a side-to-move score to any side."""
+    from kradan.engine import PovScore, Score
+
+    found = PovScore(Score(cp=50), turn=False)  # Black to move, Black 50 up
+    assert found.black() == Score(cp=50) and found.white() == Score(cp=-50)
+    mate = PovScore(Score(mate=3), turn=True)
+    assert mate.white() == Score(mate=3) and mate.pov(False) == Score(mate=-3)
+
+
+def test_an_engine_command_may_be_one_line() -> None:
+    """Issue 43: ``UciClient.popen("kradan uci")`` as well as a list of words."""
+    import sys
+
+    from kradan import Board
+    from kradan.engine import Limit
+    from kradan.runners.engine_client import UciClient
+
+    with UciClient.popen(f"{sys.executable} -m kradan uci") as engine:
+        assert engine.play(Board(), Limit(depth=2)).move in Board().legal_moves
+    with pytest.raises(EngineError):
+        UciClient.popen("")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .types import Limit, Score, SearchInfo, SearchResult
+from .types import Limit, PovScore, Score, SearchInfo, SearchResult
 
 if TYPE_CHECKING:
     from .chess import Searcher
@@ -21,4 +21,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Limit", "Score", "SearchInfo", "SearchResult", "Searcher"]
+__all__ = ["Limit", "PovScore", "Score", "SearchInfo", "SearchResult", "Searcher"]

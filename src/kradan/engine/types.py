@@ -51,6 +51,37 @@ class Score:
     def __str__(self) -> str:
         return f"mate {self.mate}" if self.mate is not None else f"cp {self.cp}"
 
+    def __neg__(self) -> Score:
+        """The same score from the other side: ``-cp``, or mated in as many moves."""
+        if self.mate is not None:
+            return Score(mate=-self.mate)
+        return Score(cp=-(self.cp or 0))
+
+
+@dataclass(frozen=True)
+class PovScore:
+    """A score and the side it is for, as python-chess's ``PovScore``: ``relative`` is for
+    ``turn`` (the side to move when it was found); ``pov(color)`` turns it to any side.
+
+    >>> PovScore(Score(cp=50), False).white()
+    Score(cp=-50, mate=None)
+    """
+
+    relative: Score
+    turn: bool
+
+    def pov(self, color: bool) -> Score:
+        """The score from ``color``'s point of view."""
+        return self.relative if bool(color) == bool(self.turn) else -self.relative
+
+    def white(self) -> Score:
+        """The score from White's point of view."""
+        return self.pov(True)
+
+    def black(self) -> Score:
+        """The score from Black's point of view."""
+        return self.pov(False)
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -161,6 +192,7 @@ __all__ = [
     "Limit",
     "MoveT",
     "PlayResult",
+    "PovScore",
     "Score",
     "SearchInfo",
     "SearchResult",

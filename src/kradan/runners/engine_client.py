@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import shlex
 import subprocess
 import threading
 import time
@@ -116,6 +117,17 @@ class _Client:
         self._process.close()
 
 
+def _words(command: str | list[str]) -> list[str]:
+    """A command as the words of a process: a string is split as a shell splits it.
+
+    :raises EngineError: for anything else, or for an empty command.
+    """
+    words = shlex.split(command) if isinstance(command, str) else command
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
+        raise EngineError(f"cannot start engine {command!r}: expected a command line")
+    return words
+
+
 def _think_time(limit: Limit, white: bool) -> float:
     if limit.time is not None:
         return limit.time
@@ -127,9 +139,10 @@ class UciClient(_Client):
     """An engine that speaks UCI."""
 
     @classmethod
-    def popen(cls, command: list[str], timeout: float = 30.0) -> UciClient:
-        """Start ``command`` and complete the ``uci`` handshake."""
-        client = cls(command, timeout)
+    def popen(cls, command: str | list[str], timeout: float = 30.0) -> UciClient:
+        """Start ``command`` (a list of words, or one line split as a shell would:
+        ``"kradan uci"``) and complete the ``uci`` handshake."""
+        client = cls(_words(command), timeout)
         client._handshake()
         return client
 
@@ -239,8 +252,10 @@ class XBoardClient(_Client):
     """An engine that speaks XBoard/CECP (protocol 2), such as Fairy-Max."""
 
     @classmethod
-    def popen(cls, command: list[str], timeout: float = 30.0) -> XBoardClient:
-        client = cls(command, timeout)
+    def popen(cls, command: str | list[str], timeout: float = 30.0) -> XBoardClient:
+        """Start ``command`` (words, or one line: ``"fairymax"``) and complete the
+        handshake."""
+        client = cls(_words(command), timeout)
         client._handshake()
         return client
 
