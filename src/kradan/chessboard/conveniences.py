@@ -4,6 +4,7 @@ attackers of a square, a Unicode board and a picture for notebooks."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Iterator
 
 from .._core import layout as L
@@ -97,10 +98,12 @@ class Conveniences(CountingActions):
         return "\n".join(rows)
 
     def _repr_svg_(self) -> str:
-        """The picture a Jupyter notebook shows for a board."""
-        from .. import svg
-
-        return svg.board(self)  # type: ignore[arg-type]
+        """The picture a Jupyter notebook shows for a board. The pictures are a layer above the
+        rules, so the drawer is found by name when a notebook asks, as the registry's hooks
+        are (:meth:`kradan.games.Game.hook`)."""
+        draw = importlib.import_module("kradan.svg").board
+        picture: str = draw(self)
+        return picture
 
 
 __all__ = ["UNICODE_PIECES", "Conveniences"]
