@@ -437,6 +437,15 @@ def test_bad_new_games(client: TestClient) -> None:
     assert client.get("/api/games").json()["games"] == []
 
 
+def test_an_odd_start_position_is_played_with_a_warning(client: TestClient) -> None:
+    """Issue 43: a position Fairy-Stockfish loads is played; the answer says what is odd."""
+    odd = create(client, opponent="human", fen="4k3/8/8/8/8/8/8/3KR3 w - - 0 1")
+    assert odd["warnings"] == ["the side not to move is in check"]
+    state = game(client, odd["id"])
+    assert state["status"] == "playing" and "e1e8" not in state["legal_moves"]
+    assert create(client, opponent="human")["warnings"] == []
+
+
 def test_oversize_bodies_are_refused(client: TestClient) -> None:
     response = client.post("/api/games", json={"variant": "makruk", "fen": "x" * 5000})
     assert response.status_code == 413 and "4096" in response.json()["error"]
@@ -616,8 +625,9 @@ def test_only_rooms_that_lose_nothing_are_idle() -> None:
         fields.update(changes)
         return SimpleNamespace(**fields)
 
-    locked = asyncio.Lock()
-    asyncio.run(locked.acquire())
+    # a held lock, taken without running an event loop (another test's may still be running
+    # in this thread): a lock whose locked() says so is all idle() asks of it
+    locked = SimpleNamespace(locked=lambda: True)
     assert idle(room())  # a person to move, no clock: it reloads as it was
     assert idle(room(playing=False, clock=SimpleNamespace(running=True)))  # ended
     assert not idle(room(subscribers={"a socket"}))

@@ -77,6 +77,16 @@ def test_makruk_promotion(page: Page, server: str) -> None:
     assert piece_on(page, "c6") == {"role": "m-piece", "color": "white", "promoted": True}
 
 
+def test_an_odd_start_position_is_played_with_a_warning(page: Page, server: str) -> None:
+    """Issue 43: a position Fairy-Stockfish loads opens, and the board page says what is odd."""
+    new_game(page, server, "makruk", fen="4k3/8/8/8/8/8/8/3KR3 w - - 0 1")
+    wait_until(page, "!document.querySelector('#message').hidden")
+    assert page.text_content("#message") == (
+        "Odd start position: the side not to move is in check"
+    )
+    screenshot(page, "odd-position")
+
+
 def test_declared_counting(page: Page, server: str) -> None:
     page.goto(server + "/")
     page.select_option("#variant", "makruk")

@@ -106,6 +106,10 @@ class CreatedView(BaseModel):
     token: str = Field(description="your seat's token")
     color: Literal["white", "black"]
     invite: str | None = Field(description="the other seat's token (a game between people)")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="what is odd about the start position (it is played all the same)",
+    )
 
 
 class GameSummary(BaseModel):
@@ -220,6 +224,7 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
         "token": created.token,
         "color": created.color,
         "invite": created.invite,
+        "warnings": created.warnings,
     }
 
 

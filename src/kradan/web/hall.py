@@ -14,11 +14,11 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import KradanError
-from ..games import SetupBoard, find_game
+from ..games import SetupBoard, StatusBoard, find_game
 from .engine_pool import EnginePool
 from .i18n import N_
 from .model import (
@@ -47,6 +47,9 @@ class Created:
     token: str
     color: str
     invite: str | None
+    #: what is odd about the start position (it is played all the same, as Fairy-Stockfish
+    #: would): the side not to move in check, counting fields no rule produces, ...
+    warnings: list[str] = field(default_factory=list)
 
 
 def idle(room: RoomBase) -> bool:
@@ -148,7 +151,8 @@ class Hall:
         self.rooms[row.public_id] = room
         room.schedule()
         invite = other if spec.opponent == "human" else None
-        return Created(room, token, color, invite)
+        warnings = board.status_text() if isinstance(board, StatusBoard) else []
+        return Created(room, token, color, invite, warnings)
 
     async def get(self, public_id: str) -> Room | None:
         """The room of game ``public_id``, loaded from the store if need be."""

@@ -104,3 +104,8 @@ initExports(ctrl);
 startClocks(state);
 load();
 connect(gameId, applyGame, showMessage);
+const warning = sessionStorage.getItem(`kradan-warning-${gameId}`);
+if (warning) {
+  sessionStorage.removeItem(`kradan-warning-${gameId}`);
+  showMessage(t('Odd start position: {problems}', { problems: warning }));
+}

@@ -56,6 +56,10 @@ function newGameBody(form) {
 /** Go to the new game, or show the invitation link for a friend to follow. */
 function goToGame(form, made, opponent) {
   saveSeat(made.id, made.color, made.token);
+  if (made.warnings && made.warnings.length) {
+    // what is odd about the start position, for the board page to show once it opens
+    sessionStorage.setItem(`kradan-warning-${made.id}`, made.warnings.join('; '));
+  }
   const boardUrl = '/games/' + encodeURIComponent(made.id);
   if (opponent === 'here' && made.invite) {
     saveSeat(made.id, opposite(made.color), made.invite);
