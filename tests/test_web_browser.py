@@ -81,9 +81,7 @@ def test_an_odd_start_position_is_played_with_a_warning(page: Page, server: str)
     """Issue 43: a position Fairy-Stockfish loads opens, and the board page says what is odd."""
     new_game(page, server, "makruk", fen="4k3/8/8/8/8/8/8/3KR3 w - - 0 1")
     wait_until(page, "!document.querySelector('#message').hidden")
-    assert page.text_content("#message") == (
-        "Odd start position: the side not to move is in check"
-    )
+    assert page.text_content("#message") == ("Odd start position: the side not to move is in check")
     screenshot(page, "odd-position")
 
 
