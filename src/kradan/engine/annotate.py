@@ -16,7 +16,7 @@ from ..games import AnyBoard
 from ..pgn import Game
 from ..pgn.tree import apply_count_actions
 from .searchers import Searchers
-from .types import MATE_VALUE, Limit, Score
+from .types import Limit, Score, outcome_score
 
 #: centipawn losses that earn ?!, ? and ??
 INACCURACY, MISTAKE, BLUNDER = 60, 150, 300
@@ -46,16 +46,13 @@ class PositionAnalysis:
 
 
 def _analyse(board: AnyBoard, searchers: Searchers, limit: Limit) -> PositionAnalysis:
-    outcome = board.outcome()
-    if outcome is not None:
-        if outcome.winner is None:
-            return PositionAnalysis(Score(cp=0), [])
-        won = outcome.winner == board.turn  # rare: the side to move has won (e.g. a first check)
-        return PositionAnalysis(Score(cp=MATE_VALUE) if won else Score(mate=0), [])
+    ended = outcome_score(board)
+    if ended is not None:
+        return PositionAnalysis(ended, [])
     result = searchers.for_board(board).best_move(board, limit)
     if result.info is None:
         return PositionAnalysis(Score(cp=0), [])
-    return PositionAnalysis(result.info.score, list(result.info.pv))
+    return PositionAnalysis(result.info.score.relative, list(result.info.pv))
 
 
 def _loss_nag(loss: int) -> int | None:

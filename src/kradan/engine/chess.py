@@ -26,7 +26,7 @@ from .kernels import search as S
 from .kernels.ordering import PIECE_TO_NB
 from .network import Network, default_network, load_network
 from .tablebase import EngineTables, table_line
-from .types import MATE, MAX_CONTEMPT, Limit, Score, SearchInfo
+from .types import MATE, MAX_CONTEMPT, Limit, PovScore, Score, SearchInfo
 
 assert node.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
@@ -249,7 +249,8 @@ class Searcher(IterativeDeepening[Board, Move]):
         moves = found.mate_moves or 0
         score = Score(mate=moves * found.result) if found.result else Score(cp=0)
         line = table_line(tables, board, found, TABLE_LINE)
-        return SearchInfo(1, found.dtm or 0, score, line, 0, time.perf_counter() - began)
+        seconds = time.perf_counter() - began
+        return SearchInfo(1, found.dtm or 0, PovScore(score, board.turn), line, 0, seconds)
 
 
 ChessSearcher = Searcher

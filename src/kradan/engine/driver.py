@@ -11,12 +11,12 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from .types import Limit, MoveT, Score, SearchInfo, SearchResult, time_budget
+from .types import Limit, MoveT, PovScore, Score, SearchInfo, SearchResult, time_budget
 
 
 class _Board(Protocol):
@@ -131,6 +131,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         self.resize(hash_mb)
         self._timer: threading.Timer | None = None
         self._started = 0.0
+        self._turn = True
         self._node_budget = 0
 
     def resize(self, hash_mb: int) -> None:
@@ -170,6 +171,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         # node budget binds from the second depth on (:meth:`_deepen`)
         self._node_budget = limit.nodes or 0
         soft, hard = time_budget(limit, board.turn)
+        self._turn = bool(board.turn)  # the side the reports' scores are for
         # the clock runs from here: reading tables for the search is part of the move's time
         self._started = time.perf_counter()
         self._timer = stop_timer(hard, self.stop)
@@ -193,7 +195,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         return SearchInfo(
             depth,
             int(self.ctx[self.adapter.seldepth_slot]) + seldepth_extra,
-            Score.from_internal(score),
+            PovScore(Score.from_internal(score), self._turn),
             pv,
             int(self.ctx[self.adapter.nodes_slot]),
             time.perf_counter() - self._started,
@@ -269,7 +271,8 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
                     break
                 found.sort(key=lambda line: -line.score.value)
                 if found:
-                    yield found[:lines]
+                    ranked = enumerate(found[:lines], start=1)
+                    yield [replace(line, multipv=rank) for rank, line in ranked]
                 if self._stopped() or (
                     soft is not None and time.perf_counter() - self._started >= soft
                 ):

@@ -35,13 +35,18 @@ def _searching_game(game: Game) -> Game:
     return game
 
 
-def load_searcher(reference: Any, hash_mb: int) -> GameSearch:
-    """A new searcher from a reference (``"module:Class"`` or a class), with a table of
-    ``hash_mb`` megabytes."""
+def searcher_class(reference: Any) -> Any:
+    """The searcher class a reference names (``"module:Class"``, imported now, or the class)."""
     if isinstance(reference, str):
         module, _, name = reference.partition(":")
         reference = getattr(importlib.import_module(module), name)
-    return cast(GameSearch, reference(hash_mb))
+    return reference
+
+
+def load_searcher(reference: Any, hash_mb: int) -> GameSearch:
+    """A new searcher from a reference (``"module:Class"`` or a class), with a table of
+    ``hash_mb`` megabytes."""
+    return cast(GameSearch, searcher_class(reference)(hash_mb))
 
 
 class Searchers:
@@ -163,4 +168,4 @@ class Searchers:
             searcher.resize(hash_mb)
 
 
-__all__ = ["GameSearch", "Searchers", "load_searcher", "searcher_reference"]
+__all__ = ["GameSearch", "Searchers", "load_searcher", "searcher_class", "searcher_reference"]

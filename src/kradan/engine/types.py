@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..alquerque.move import Move as AlquerqueMove
+from ..arguments import check_color
 from ..move import Move
 
 #: the kernels' score of a mate at the root (a mate n plies away scores ``MATE - n``)
@@ -61,18 +62,24 @@ class Score:
 @dataclass(frozen=True)
 class PovScore:
     """A score and the side it is for, as python-chess's ``PovScore``: ``relative`` is for
-    ``turn`` (the side to move when it was found); ``pov(color)`` turns it to any side.
+    ``turn`` (the side to move when it was found); ``pov(color)`` turns it to any side. Read as
+    a plain score (``cp``, ``mate``, ``value``, ``str``), it is the relative one.
 
     >>> PovScore(Score(cp=50), False).white()
     Score(cp=-50, mate=None)
+    >>> PovScore(Score(mate=2), True).black(), str(PovScore(Score(mate=2), True))
+    (Score(cp=None, mate=-2), 'mate 2')
     """
 
     relative: Score
     turn: bool
 
     def pov(self, color: bool) -> Score:
-        """The score from ``color``'s point of view."""
-        return self.relative if bool(color) == bool(self.turn) else -self.relative
+        """The score from ``color``'s point of view (``True``: White, ``False``: Black).
+
+        :raises InvalidArgumentError: for a colour that is neither.
+        """
+        return self.relative if check_color(color) == bool(self.turn) else -self.relative
 
     def white(self) -> Score:
         """The score from White's point of view."""
@@ -81,6 +88,28 @@ class PovScore:
     def black(self) -> Score:
         """The score from Black's point of view."""
         return self.pov(False)
+
+    def is_mate(self) -> bool:
+        """Whether the score is a mate (for either side)."""
+        return self.relative.mate is not None
+
+    @property
+    def cp(self) -> int | None:
+        """The relative score's centipawns (``None`` for a mate)."""
+        return self.relative.cp
+
+    @property
+    def mate(self) -> int | None:
+        """The relative score's moves to mate (negative: mated; ``None``: centipawns)."""
+        return self.relative.mate
+
+    @property
+    def value(self) -> int:
+        """The relative score as one number (:attr:`Score.value`)."""
+        return self.relative.value
+
+    def __str__(self) -> str:
+        return str(self.relative)
 
 
 @dataclass(frozen=True)
@@ -102,18 +131,66 @@ MoveT = TypeVar("MoveT", Move, AlquerqueMove)
 
 @dataclass(frozen=True)
 class SearchInfo(Generic[MoveT]):
-    """What one completed iteration found (``pv`` holds the game's own moves)."""
+    """What one completed iteration found (``pv`` holds the game's own moves), from kradan's
+    search and from another engine's report alike (:mod:`kradan.engine.client`).
+
+    ``score`` is for the side to move at the root and knows that side (``score.white()``);
+    ``multipv`` is the line's rank (1: the best); ``tbhits``, ``hashfull`` and ``wdl`` (wins,
+    draws and losses per mille for the side to move) are ``None`` where not reported, and
+    ``lowerbound``/``upperbound`` mark a score the search only bounded. A number another engine
+    did not report is 0. ``info["score"]``, ``info.get("tbhits")`` read it as python-chess's
+    info dictionary (:meth:`as_dict`).
+    """
 
     depth: int
     seldepth: int
-    score: Score
+    score: PovScore
     pv: list[MoveT]
     nodes: int
     seconds: float
+    multipv: int = 1
+    tbhits: int | None = None
+    hashfull: int | None = None
+    wdl: tuple[int, int, int] | None = None
+    lowerbound: bool = False
+    upperbound: bool = False
 
     @property
     def nps(self) -> int:
         return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+    @property
+    def time(self) -> float:
+        """The seconds the search had taken (python-chess's name for :attr:`seconds`)."""
+        return self.seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report under python-chess's keys (``depth``, ``seldepth``, ``score``, ``pv``,
+        ``nodes``, ``nps``, ``time``, ``multipv``, and ``tbhits``, ``hashfull``, ``wdl``,
+        ``lowerbound``, ``upperbound`` where known), with kradan's values."""
+        found: dict[str, Any] = {
+            "depth": self.depth,
+            "seldepth": self.seldepth,
+            "score": self.score,
+            "pv": list(self.pv),
+            "nodes": self.nodes,
+            "nps": self.nps,
+            "time": self.seconds,
+            "multipv": self.multipv,
+        }
+        for key in ("tbhits", "hashfull", "wdl"):
+            if getattr(self, key) is not None:
+                found[key] = getattr(self, key)
+        for key in ("lowerbound", "upperbound"):
+            if getattr(self, key):
+                found[key] = True
+        return found
+
+    def __getitem__(self, key: str) -> Any:
+        return self.as_dict()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.as_dict().get(key, default)
 
 
 @dataclass
@@ -131,12 +208,16 @@ class PlayResult:
     """An engine's answer: its move, and what it said about the position while thinking."""
 
     move: Move | None
+    #: python-chess's info keys with kradan's values (:meth:`SearchInfo.as_dict`: ``score``
+    #: a :class:`PovScore`, ``pv`` moves), and ``book``, ``draw_offered`` where they apply
     info: dict[str, object] = field(default_factory=dict)
     resigned: bool = False
     draw_offered: bool = False
     #: a count to declare (``"declare"``) or stop (``"stop"``) before the move, in declared
     #: counting (:mod:`kradan.engine.counting_policy`); the move is chosen with it made
     count: str | None = None
+    #: the reply the engine expects (its line's second move), when it says
+    ponder: Move | None = None
 
 
 class GameSearch(Protocol):
@@ -161,6 +242,18 @@ class GameSearch(Protocol):
     def clear(self) -> None: ...
 
     def resize(self, hash_mb: int) -> None: ...
+
+
+def outcome_score(board: Any) -> Score | None:
+    """The score of a finished game for its side to move, as a search would give it: 0 for a
+    draw, mated (``mate 0``) for a loss, :data:`MATE_VALUE` centipawns for the rare win of the
+    side to move (by a first check, say); ``None`` while the game goes on."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return Score(cp=0)
+    return Score(cp=MATE_VALUE) if outcome.winner == board.turn else Score(mate=0)
 
 
 def time_budget(limit: Limit, white_to_move: bool) -> tuple[float | None, float | None]:
@@ -196,5 +289,6 @@ __all__ = [
     "Score",
     "SearchInfo",
     "SearchResult",
+    "outcome_score",
     "time_budget",
 ]
