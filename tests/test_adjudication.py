@@ -7,7 +7,7 @@ import pytest
 
 from kradan import Board
 from kradan.cli.main import main
-from kradan.engine import Limit
+from kradan.engine import Limit, PovScore, Score
 from kradan.errors import UsageError
 from kradan.runners.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule, centipawns
 from kradan.runners.match import TimeControl, play_game, tasks
@@ -15,11 +15,13 @@ from kradan.runners.players import make_player
 
 
 def test_scores_read_from_uci_engines_and_from_kradan() -> None:
-    assert centipawns({"score": ("cp", -35)}) == -35
-    assert centipawns({"score": "cp 120"}) == 120
-    assert centipawns({"score": ("mate", 3)}) == MATE_CP
-    assert centipawns({"score": "mate -2"}) == -MATE_CP
-    for missing in ({}, {"book": True}, {"score": "cp x"}, {"score": ("lowerbound", 5)}):
+    """Every player reports ``info["score"]`` as a ``PovScore`` for the mover (issue 43)."""
+    assert centipawns({"score": PovScore(Score(cp=-35), False)}) == -35
+    assert centipawns({"score": PovScore(Score(cp=120), True)}) == 120
+    assert centipawns({"score": PovScore(Score(mate=3), False)}) == MATE_CP
+    assert centipawns({"score": PovScore(Score(mate=-2), True)}) == -MATE_CP
+    assert centipawns({"score": Score(cp=7)}) == 7
+    for missing in ({}, {"book": True}, {"score": "cp 35"}, {"score": ("cp", 35)}):
         assert centipawns(missing) is None
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kradan import Board
-from kradan.engine import Limit
+from kradan.engine import Limit, PovScore, Score
+from kradan.engine.client import UciClient, XBoardClient
 from kradan.errors import EngineError
-from kradan.runners.engine_client import UciClient, XBoardClient
 
 KRADAN_UCI = [sys.executable, "-m", "kradan.cli.main", "uci"]
 
@@ -32,7 +32,7 @@ def test_uci_client_drives_kradan() -> None:
         assert result.info["depth"] == 4 and "pv" in result.info
         mate = engine.play(Board("k7/2K5/8/8/8/8/7R/8 w - - 0 1"), Limit(depth=3))
         assert mate.move is not None and mate.move.uci() == "h2a2"
-        assert mate.info["score"] == ("mate", 1)
+        assert mate.info["score"] == PovScore(Score(mate=1), True)
 
 
 def test_dead_or_missing_engines_raise_engine_error() -> None:
@@ -156,8 +156,8 @@ def test_value_types_client_and_players_load_no_compiled_search() -> None:
         """
         import sys
         import kradan.engine, kradan.engine.types
-        import kradan.runners.engine_client, kradan.runners.players
-        from kradan.engine import Limit, Score, SearchInfo, SearchResult
+        import kradan.engine.client, kradan.runners.players
+        from kradan.engine import Limit, Score, SearchInfo, SearchResult, SimpleEngine
         loaded = [m for m in sys.modules if m.startswith("kradan.engine.")]
         assert not [m for m in loaded if "kernels" in m or m.endswith((".chess", ".alquerque"))]
         from kradan.engine import Searcher
@@ -184,7 +184,7 @@ def test_an_engine_command_may_be_one_line() -> None:
 
     from kradan import Board
     from kradan.engine import Limit
-    from kradan.runners.engine_client import UciClient
+    from kradan.engine.client import UciClient
 
     with UciClient.popen(f"{sys.executable} -m kradan uci") as engine:
         assert engine.play(Board(), Limit(depth=2)).move in Board().legal_moves

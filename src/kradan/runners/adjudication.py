@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..engine.types import PovScore, Score
 from ..errors import UsageError
 
 #: the centipawn value a reported mate counts as (beyond every threshold)
@@ -26,24 +27,17 @@ MATE_CP = 100_000
 
 def centipawns(info: dict[str, object]) -> int | None:
     """The score in a player's move information, for the side that moved: centipawns, a mate
-    as +-:data:`MATE_CP`, or ``None`` when the player gave none. It reads a UCI engine's
-    ``("cp", 35)`` and kradan's own ``"cp 35"`` alike."""
+    as +-:data:`MATE_CP`, or ``None`` when the player gave none. Every player reports it as
+    python-chess's ``info["score"]``, a :class:`~kradan.engine.types.PovScore` whose
+    ``relative`` side is the mover's."""
     score = info.get("score")
-    if isinstance(score, str):
-        kind, _, number = score.partition(" ")
-        try:
-            value = int(number)
-        except ValueError:
-            return None
-    elif isinstance(score, tuple) and len(score) == 2 and isinstance(score[1], int):
-        kind, value = str(score[0]), score[1]
-    else:
+    if isinstance(score, PovScore):
+        score = score.relative
+    if not isinstance(score, Score):
         return None
-    if kind == "cp":
-        return value
-    if kind == "mate":
-        return MATE_CP if value > 0 else -MATE_CP
-    return None
+    if score.mate is not None:
+        return MATE_CP if score.mate > 0 else -MATE_CP
+    return score.cp
 
 
 @dataclass(frozen=True)

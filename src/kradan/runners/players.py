@@ -22,6 +22,7 @@ import numpy as np
 
 from ..board import Board
 from ..engine.book import Book
+from ..engine.client import UciClient, XBoardClient
 from ..engine.counting_policy import apply_count_decision, count_decision
 from ..engine.levels import MAX_LEVEL, level_limit, level_lines, pick_move
 from ..engine.network import Network, load_network
@@ -30,7 +31,6 @@ from ..engine.types import MAX_CONTEMPT, GameSearch, Limit, PlayResult, SearchIn
 from ..engine.weights import load as load_weights
 from ..errors import EngineError, InputFileError, KradanError
 from ..games import AnyBoard, CountingBoard, find_game, new_board
-from .engine_client import UciClient, XBoardClient
 
 
 class PlayerSpecError(KradanError, ValueError):
@@ -106,15 +106,15 @@ class KradanPlayer:
         searcher = self.searcher_for(board)
         if self.level >= MAX_LEVEL:
             result = searcher.best_move(board, limit)
-            info: dict[str, object] = {"score": str(result.info.score)} if result.info else {}
-            return PlayResult(result.move, info, count=count)
+            info = result.info.as_dict() if result.info else {}
+            return PlayResult(result.move, info, count=count, ponder=result.ponder)
         lines: list[SearchInfo[Any]] = []
         limit = level_limit(self.level, limit)
         for found in searcher.search_multipv(board, limit, level_lines(self.level)):
             lines = found  # the deepest completed iteration wins
         move = pick_move(board, lines, self.level, self.random)
         chosen = [line for line in lines if line.pv and line.pv[0] == move]
-        return PlayResult(move, {"score": str(chosen[0].score)} if chosen else {}, count=count)
+        return PlayResult(move, chosen[0].as_dict() if chosen else {}, count=count)
 
     def new_game(self) -> None:
         self.searchers.clear()
