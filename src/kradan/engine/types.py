@@ -53,7 +53,11 @@ class Score:
         return f"mate {self.mate}" if self.mate is not None else f"cp {self.cp}"
 
     def __neg__(self) -> Score:
-        """The same score from the other side: ``-cp``, or mated in as many moves."""
+        """The same score from the other side: ``-cp``, or mated in as many moves. Mated on the
+        board (``mate 0``) turns into the win already there, :data:`MATE_VALUE` centipawns
+        (as :func:`outcome_score` gives it), so that :attr:`value` changes sign."""
+        if self.mate == 0:
+            return Score(cp=MATE_VALUE)
         if self.mate is not None:
             return Score(mate=-self.mate)
         return Score(cp=-(self.cp or 0))
