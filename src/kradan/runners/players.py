@@ -134,8 +134,7 @@ class EnginePlayer:
         return self.client.play(board, limit)
 
     def new_game(self) -> None:
-        if isinstance(self.client, UciClient):
-            self.client.new_game()
+        self.client.new_game()
 
     def close(self) -> None:
         self.client.quit()
