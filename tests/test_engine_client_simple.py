@@ -17,7 +17,7 @@ from kradan import Board, Move, new_board
 from kradan.engine import Limit, PlayResult, PovScore, Score, Searcher, SearchInfo, SimpleEngine
 from kradan.engine.client import Analysis, EngineOption, info, options, simple
 from kradan.engine.client.info import uci_info, xboard_info, xboard_score
-from kradan.errors import EngineError, InvalidArgumentError
+from kradan.errors import EngineError, InvalidArgumentError, VariantError
 
 KRADAN = [sys.executable, "-m", "kradan"]
 FAIRY_MAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
@@ -87,13 +87,7 @@ def test_the_builtin_engine_and_kradan_uci_report_the_same_search() -> None:
         with MAKERS[kind]() as engine:
             found.append(engine.analyse(board, Limit(depth=4)))
     here, there = found
-    assert (here.depth, here.seldepth, here.score, here.pv, here.nodes) == (
-        there.depth,
-        there.seldepth,
-        there.score,
-        there.pv,
-        there.nodes,
-    )
+    assert (here.depth, here.score, here.pv) == (there.depth, there.score, there.pv)
     report = Searcher(hash_mb=16).best_move(board, Limit(depth=4)).info
     assert type(report) is SearchInfo  # kradan's searcher itself: the same report
     assert (report.score, report.pv, report.nodes) == (here.score, here.pv, here.nodes)
@@ -219,6 +213,10 @@ def test_a_weak_level_chooses_among_its_lines() -> None:
         assert next(running).multipv == 1
     with pytest.raises(InvalidArgumentError, match="level 0"):
         SimpleEngine.builtin(level=0)
+    with SimpleEngine.builtin(game="cambodian", hash_mb=1) as ready:  # compiled before use
+        assert ready.play(Board(variant="cambodian"), Limit(depth=1)).move is not None
+    with pytest.raises(VariantError, match="'chaturanga'"):
+        SimpleEngine.builtin(game="chaturanga")
 
 
 # --- bad input and broken engines ---------------------------------------------------------------
@@ -282,6 +280,29 @@ def test_a_dead_engine_raises_engine_error() -> None:
         SimpleEngine.popen_uci(["/nonexistent/engine"])
     with pytest.raises(EngineError, match="cannot start"):
         SimpleEngine.popen_xboard("")
+
+
+MUTE_UCI = textwrap.dedent(
+    """
+    import sys
+    for line in sys.stdin:
+        words = line.split()
+        if words == ['uci']:
+            print('uciok', flush=True)
+        elif words[:1] == ['go']:
+            print('bestmove e3e4', flush=True)
+        elif words == ['quit']:
+            break
+    """
+)
+
+
+def test_an_engine_that_reports_nothing_plays_but_gives_no_analysis() -> None:
+    with SimpleEngine.popen_uci([sys.executable, "-c", MUTE_UCI], timeout=10) as engine:
+        played = engine.play(Board(), Limit(depth=2))
+        assert played.move == Move.from_uci("e3e4") and played.info == {}
+        with pytest.raises(EngineError, match="reported no score for 'rnsmksnr/"):
+            engine.analyse(Board(), Limit(depth=2))
 
 
 CHATTY_UCI = textwrap.dedent(

@@ -257,9 +257,9 @@ class SimpleEngine:
             return final if multipv is None else [final]
         analysis = Analysis(client.think(board, limit, lines))
         analysis.wait()
+        if analysis.info is None:
+            raise EngineError(f"{self.name} reported no score for {board.fen()!r}")
         if multipv is None:
-            if analysis.info is None:
-                raise EngineError(f"{self.name} reported no score for {board.fen()!r}")
             return analysis.info
         return [analysis.multipv[rank] for rank in sorted(analysis.multipv) if rank <= multipv]
 
