@@ -164,6 +164,11 @@ class BoardBase(Generic[MoveT, EntryT]):
         :raises IllegalMoveError: for a move that is not legal here.
         """
         move = self._move_class.from_uci(uci)
+        if uci == "0000":
+            raise IllegalMoveError(
+                f"illegal move {uci!r} in {self.fen()!r}: the null move is no legal move "
+                "(push Move.null() to pass on purpose)"
+            )
         if not self.is_legal(move):
             reason = self._illegal_reason(move)
             raise IllegalMoveError(f"illegal move {uci!r} in {self.fen()!r}{reason}")

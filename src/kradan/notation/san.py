@@ -137,6 +137,10 @@ def _origin(board: Board, move: Move, notation: str) -> str:
     return _square(frm, thai)
 
 
+#: the null move (a pass) in SAN, as PGN readers and python-chess write it
+NULL_SAN = "--"
+
+
 def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     """``move`` written in ``notation`` (``san``, ``lan``, ``thai`` or ``thai_lan``).
 
@@ -145,6 +149,8 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     """
     if notation not in NOTATIONS:
         raise InvalidArgumentError(f"unknown notation {notation!r}; known: {', '.join(NOTATIONS)}")
+    if isinstance(move, Move) and move.is_null():
+        return NULL_SAN
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
     thai = notation.startswith("thai")
@@ -294,6 +300,11 @@ def parse_san(board: Board, text: str) -> Move:
         raise InvalidMoveError(f"invalid SAN {text!r}: a move is written as text")
     if not text.strip():
         raise InvalidMoveError(f"invalid SAN {text!r}: empty")
+    if text.strip() in (NULL_SAN, "0000"):
+        raise IllegalMoveError(
+            f"illegal SAN {text!r} in {board.fen()!r}: the null move is no legal move "
+            "(push Move.null() to pass on purpose)"
+        )
     uci = _as_uci(board, text.strip())
     if uci is not None:
         return uci  # squares alone (``b1d2``) read as UCI, as a player types them
