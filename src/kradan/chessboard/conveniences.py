@@ -11,7 +11,6 @@ from typing import Self
 from .._core import layout as L
 from .._core.attacks import attackers_of_color
 from ..arguments import check_color, check_square
-from ..errors import InvalidArgumentError
 from ..move import Move, require_move
 from ..notation.san import move_to_san
 from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, Square
@@ -46,24 +45,14 @@ class Conveniences(CountingActions):
         return move_to_san(self, move, "lan")
 
     def variation_san(self, moves: Iterable[Move], notation: str = "san") -> str:
-        """``moves``, played in turn from here, as a numbered line: ``1. e4 d5 2. exd5``.
+        """``moves``, played in turn from here, as a numbered line in ``notation`` (``san``,
+        ``lan``, ``thai`` or ``thai_lan``): ``1. e4 d5 2. exd5``.
 
         :raises IllegalMoveError: at the first move that is not legal where it stands;
-        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves.
+        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves, or for an
+            unknown notation.
         """
-        if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
-            raise InvalidArgumentError(f"moves {moves!r}: expected Move objects, in order")
-        board = self.copy(stack=False)
-        words: list[str] = []
-        for index, move in enumerate(moves):
-            number = board.fullmove_number
-            if board.turn:
-                words.append(f"{number}.")
-            elif index == 0:
-                words.append(f"{number}...")
-            words.append(move_to_san(board, move, notation))
-            board.push(move)
-        return " ".join(words)
+        return self._numbered_line(moves, lambda board, move: move_to_san(board, move, notation))
 
     def mirror(self) -> Self:
         """The same position with the colours swapped: the board turned upside down (rank 1
@@ -79,7 +68,7 @@ class Conveniences(CountingActions):
         fields[2] = fields[2].swapcase()
         board = self.copy(stack=False)
         board.set_fen(" ".join(fields))
-        return board
+        return board  # type: ignore[return-value]  # copy() gives the board's own class
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal, or would be but for the mover's king: the piece moves
