@@ -79,8 +79,8 @@ def board(
     :param fill: squares (or points) to colour, e.g. ``{"e4": "#88c0d0"}``.
     :param colors: replacements for :data:`DEFAULT_COLORS`.
     :raises InvalidSvgOptionError: for a bad size, labels, coordinates, colour, move or arrow;
-    :raises InvalidSquareError: for an unknown square name; both are ``ValueError``s quoting
-        the input.
+    :raises InvalidSquareError: for an unknown square name; both are ``ValueError`` subclasses
+        and quote the input.
     """
     if orientation is not None:
         flipped = not orientation
