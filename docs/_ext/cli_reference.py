@@ -56,7 +56,11 @@ def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Argum
 
 
 def _help(parser: argparse.ArgumentParser) -> str:
-    return parser.format_help().replace(str(Path.home()), "~").rstrip() + "\n"
+    text = parser.format_help()
+    home = Path.home()
+    if home.parent != home:  # a home of "/" would turn every path into "~"
+        text = text.replace(f"{home}{os.sep}", f"~{os.sep}")
+    return text.rstrip() + "\n"
 
 
 def _section(parser: argparse.ArgumentParser, summary: str) -> nodes.section:
