@@ -81,8 +81,8 @@ def board(
     :param squares: squares (or points) to mark with an X, e.g. ``["d5", "f5"]``.
     :param colors: replacements for :data:`DEFAULT_COLORS`.
     :raises InvalidSvgOptionError: for a bad size, labels, coordinates, colour, move or arrow;
-    :raises InvalidSquareError: for an unknown square name; both are ``ValueError``s quoting
-        the input.
+    :raises InvalidSquareError: for an unknown square name; both are ``ValueError`` subclasses
+        and quote the input.
     """
     if orientation is not None:
         flipped = not orientation
