@@ -10,6 +10,7 @@ import pytest
 
 from kradan import Board, InvalidFenError
 from kradan.chessboard.status import Status
+from kradan.errors import InvalidArgumentError
 
 # Fairy-Stockfish's variant name -> kradan's
 VARIANTS = {"makruk": "makruk", "cambodian": "ouk", "karouk": "karouk", "sittuyin": "sittuyin"}
@@ -91,3 +92,48 @@ def test_valid_test_fens_agree_with_fairy_stockfish(variant: str, fen: str) -> N
     board = Board(fen, variant=VARIANTS[variant])
     assert sorted(m.uci() for m in board.legal_moves) == sorted(sf.legal_moves(variant, fen, []))
     assert board.fen() == sf.get_fen(variant, fen, [])
+
+
+# (Fairy-Stockfish variant, FEN, moves) in which a count runs: board's honour, pieces' honour,
+# and Ouk's board's honour that ends sooner than a pieces' honour
+COUNTING = [
+    ("makruk", "8/3k4/8/2K1S1P1/8/8/8/8 w - - 0 1", ["g5g6m"]),
+    ("makruk", "8/2K3k1/5m2/4S1S1/8/8/8/8 w - 128 1 30", ["e5f6"]),
+    ("makruk", "3k4/2m5/5M~2/4M3/3KS3/8/8/8 w - 128 0 33", ["d4d5"]),
+    ("makruk", "3k4/2m5/5M~2/4M3/3KS3/8/8/8 w - 128 7 33", ["d4d5"]),
+    ("cambodian", "3k4/2m5/5M~2/4M3/3KS3/8/8/8 w - 126 7 33", ["d4d5"]),
+    ("cambodian", "8/2K3k1/5m2/4S1S1/8/8/8/8 w - 126 101 80", ["c7c6"]),
+    ("cambodian", "8/8/4k3/5P2/8/2RMK3/8/8 b - 126 42 50", ["e6f5"]),
+]
+STARTS = [None, -1, 0, 1, 5, 58, 60, 66, 99, 130, 159]
+
+
+def test_a_count_started_outside_the_board_is_written_from_its_start() -> None:
+    """docs/rules.md 2.6.2: board's honour counts from the ply it began at (65 - 58 + 1 = 8
+    plies after move 33's white ply), 0 when it has not begun; the board's own count otherwise."""
+    board = Board("3k4/2m5/5M~2/4M3/3KS3/8/8/8 w - 128 7 33")
+    board.push_uci("d4d5")
+    assert board.fen().endswith(" 128 8 33")
+    assert board.fen(count_started=58).endswith(" 128 8 33")
+    assert board.fen(count_started=60).endswith(" 128 6 33")
+    assert board.fen(count_started=-1).endswith(" 128 0 33")
+    assert board.fen(count_started=0) == board.fen()
+    pieces = Board("8/2K3k1/5m2/4S1S1/8/8/8/8 w - 128 1 30")
+    pieces.push_uci("e5f6")  # the lone king's count: its own, whatever the board's began at
+    assert pieces.fen(count_started=58) == pieces.fen() == "8/2K3k1/5S2/6S1/8/8/8/8 b - 44 8 30"
+    assert Board().fen(count_started=5) == Board().fen()  # no count runs
+    with pytest.raises(InvalidArgumentError, match="'5'"):
+        Board().fen(count_started="5")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("variant", "fen", "moves"), COUNTING)
+def test_count_started_agrees_with_fairy_stockfish(
+    variant: str, fen: str, moves: list[str]
+) -> None:
+    sf = pytest.importorskip("pyffish", reason="pyffish (the Fairy-Stockfish oracle) is missing")
+    board = Board(fen, variant=VARIANTS[variant])
+    for move in moves:
+        board.push_uci(move)
+    for start in STARTS:
+        theirs = sf.get_fen(variant, fen, moves, False, False, True, start or 0)
+        assert board.fen(show_promoted=True, count_started=start) == theirs, start
