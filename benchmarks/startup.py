@@ -4,6 +4,10 @@ this tree and on an earlier revision in one run (alternately, medians of ``--run
     python benchmarks/startup.py                 # this tree against the revision named below
     python benchmarks/startup.py --against c597066 --runs 10
 
+The last row is numba's own floor: a fresh process that imports numba and calls one cached
+``@njit`` function. Any command that runs a compiled kernel (``perft``) pays it; kradan's own
+part is the difference.
+
 No release is tagged yet, so ``--against`` names the revision to compare with (default: the
 tree before issue 43's start-up work). Figures are wall-clock seconds of whole processes.
 """
@@ -44,13 +48,28 @@ def seconds(tree: Path, arguments: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def measure(trees: list[Path], runs: int) -> list[list[float]]:
+#: numba's floor: import it and call one cached function (the file needs a place for its cache)
+NUMBA_FLOOR = """import numba
+
+
+@numba.njit(cache=True)
+def one(x):
+    return x + 1
+
+
+one(1)
+"""
+
+
+def measure(
+    trees: list[Path], runs: int, commands: list[tuple[str, list[str]]]
+) -> list[list[float]]:
     """Median seconds per command and tree, the trees taking turns run by run."""
     for tree in trees:  # fill each tree's numba cache and the file system's
-        for _, arguments in COMMANDS:
+        for _, arguments in commands:
             seconds(tree, arguments)
     table = []
-    for _, arguments in COMMANDS:
+    for _, arguments in commands:
         samples: list[list[float]] = [[] for _ in trees]
         for run in range(runs):
             order = list(enumerate(trees))
@@ -67,16 +86,19 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder) / "base"
+        floor = Path(folder) / "numba_floor.py"
+        floor.write_text(NUMBA_FLOOR)
+        commands = [*COMMANDS, ("numba alone: one cached @njit call", [str(floor)])]
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
                         args.against], check=True, capture_output=True)  # fmt: skip
         try:
-            figures = measure([base, ROOT], args.runs)
+            figures = measure([base, ROOT], args.runs, commands)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
                            check=False, capture_output=True)  # fmt: skip
     rows = [
         [name, f"{before:.3f}", f"{after:.3f}", f"{before / after:.2f}x"]
-        for (name, _), (before, after) in zip(COMMANDS, figures, strict=True)
+        for (name, _), (before, after) in zip(commands, figures, strict=True)
     ]
     print_table(
         f"Start-up, warm cache, median of {args.runs} runs (seconds)",

@@ -289,6 +289,22 @@ def test_fill_colours_the_squares_given() -> None:
     assert found["b1"].get("fill") == kradan.svg.DEFAULT_COLORS["board"]
 
 
+def test_squares_are_crossed_out_through_their_centres() -> None:
+    root = parse(kradan.svg.board(kradan.Board(), squares=["d5", 37, "f5"]))
+    crosses = having(root, "g", "cross")
+    assert sorted(classes(g)[1] for g in crosses) == ["d5", "f5"]  # each square once
+    for group in crosses:
+        cx, cy = square_centre(root, classes(group)[1])
+        lines = group.findall(f"{SVG}line")
+        assert len(lines) == 2
+        for line in lines:  # each stroke is a diagonal whose midpoint is the centre
+            x1, y1, x2, y2 = (float(line.get(k) or "nan") for k in ("x1", "y1", "x2", "y2"))
+            assert math.isclose((x1 + x2) / 2, cx) and math.isclose((y1 + y2) / 2, cy)
+            assert math.isclose(abs(x2 - x1), abs(y2 - y1)) and x1 != x2
+    stones = parse(kradan.svg.board(alquerque.Board(), squares=["c3"]))
+    assert [classes(g)[1] for g in having(stones, "g", "cross")] == ["c3"]
+
+
 def test_arrows_run_from_tail_centre_to_head_centre() -> None:
     board = kradan.Board()
     svg = kradan.svg.board(board, arrows=[("e3", "e5"), Arrow("b1", "c3", "red"), ("d3", "d3")])
@@ -493,6 +509,9 @@ def test_alquerque_last_move_arrows_and_fill() -> None:
         ({"check": "k1"}, InvalidSquareError, "'k1'"),
         ({"check": 64}, InvalidSquareError, "64"),
         ({"lastmove": ("a1", "a0")}, InvalidSquareError, "'a0'"),
+        ({"squares": "e4"}, InvalidSvgOptionError, "'e4'"),
+        ({"squares": 12}, InvalidSvgOptionError, "12"),
+        ({"squares": ["e9"]}, InvalidSquareError, "'e9'"),
     ],
 )
 def test_bad_arguments_raise_typed_value_errors_quoting_the_input(

@@ -11,11 +11,11 @@ board and its kernel on the hot paths: push, pop and move generation are each bo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from .arguments import MAX_PERFT_DEPTH, check_color, check_number
-from .errors import EmptyMoveStackError, IllegalMoveError, InvalidMoveError
+from .errors import EmptyMoveStackError, IllegalMoveError, InvalidArgumentError, InvalidMoveError
 from .movebase import MoveBase
 from .outcome import Outcome, Termination
 from .pieces import Color
@@ -110,6 +110,31 @@ class BoardBase(Generic[MoveT, EntryT]):
         """The legal move written ``san`` as people write it."""
         raise NotImplementedError
 
+    def variation_san(self, moves: Iterable[MoveT]) -> str:
+        """``moves``, played in turn from here, as a numbered line: ``1. e4 d5 2. exd5``.
+
+        :raises IllegalMoveError: at the first move that is not legal where it stands;
+        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves.
+        """
+        return self._numbered_line(moves, lambda board, move: board.san(move))
+
+    def _numbered_line(self, moves: Iterable[MoveT], write: Callable[[Any, MoveT], str]) -> str:
+        """``moves`` from here, each written by ``write(board, move)`` before it is played,
+        with move numbers (``3...`` when Black moves first)."""
+        if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
+            raise InvalidArgumentError(f"moves {moves!r}: expected Move objects, in order")
+        board: Any = self.copy()
+        words: list[str] = []
+        for index, move in enumerate(moves):
+            number = board.fullmove_number
+            if board.turn:
+                words.append(f"{number}.")
+            elif index == 0:
+                words.append(f"{number}...")
+            words.append(write(board, move))
+            board.push(move)
+        return " ".join(words)
+
     def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or ``None`` while it goes on."""
         raise NotImplementedError
@@ -164,6 +189,11 @@ class BoardBase(Generic[MoveT, EntryT]):
         :raises IllegalMoveError: for a move that is not legal here.
         """
         move = self._move_class.from_uci(uci)
+        if uci == "0000":
+            raise IllegalMoveError(
+                f"illegal move {uci!r} in {self.fen()!r}: the null move is no legal move "
+                "(push Move.null() to pass on purpose)"
+            )
         if not self.is_legal(move):
             reason = self._illegal_reason(move)
             raise IllegalMoveError(f"illegal move {uci!r} in {self.fen()!r}{reason}")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .errors import CountingError
 from .pieces import COLOR_NAMES, FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, PieceType
-from .variants import CountDeclarer, CountingMode
+from .variants import CountDeclarer, CountingMode, CountingRule
 
 if TYPE_CHECKING:
     from .position import ChessPosition as Board
@@ -189,6 +189,30 @@ def declaration(board: Board) -> tuple[CountAction, bool]:
             f"{COLOR_NAMES[me]} has {_points(mine)} points of material against {_points(theirs)}"
         )
     return CountAction("declare", me), lone
+
+
+#: the longest count of Ouk's board's honour, in plies: a count set from outside never runs past it
+OUK_BOARD_HONOUR_PLIES = 126
+
+
+def fields_from_count_start(board: Board, count_started: int) -> tuple[int, int]:
+    """FEN fields 4 and 5 (limit, ply) when a count's start is kept outside the board, as
+    Fairy-Stockfish's ``get_fen(..., countStarted)`` writes them for servers that track it
+    (pychess.org): ``count_started`` is the game ply at which board's honour began, or
+    negative when it has not begun. A running pieces' honour keeps its own ply; in Ouk and Kar
+    Ouk a board's honour that ends sooner than it wins, with its limit of 126 plies.
+
+    Call only while a count runs (the limit field is not 0)."""
+    limit, ply = _fields(board)
+    board_ply = 0 if count_started < 0 else max(1 + board.ply - count_started, 0)
+    cambodian = board.variant.counting_rule is CountingRule.CAMBODIAN
+    if cambodian and OUK_BOARD_HONOUR_PLIES - board_ply < limit - ply:
+        return OUK_BOARD_HONOUR_PLIES, board_ply
+    pieces = board.piece_map().values()
+    lone_king = any(sum(p.color == color for p in pieces) <= 1 for color in (True, False))
+    if lone_king and not any(p.piece_type == PAWN for p in pieces):
+        return limit, ply  # pieces' honour: its count is the board's own
+    return limit, board_ply
 
 
 def _points(pieces: list[int]) -> int:

@@ -3,6 +3,7 @@
 * a step or capture: ``e3e4``
 * a promotion, suffix required: ``c5c6m`` (Makruk), ``d5c6f`` or in place ``d5d5f`` (Sittuyin)
 * a drop, upper-case letter for both colours: ``R@a1``
+* the null move (a pass, as engines and python-chess write it): ``0000``
 """
 
 from __future__ import annotations
@@ -60,9 +61,29 @@ class Move(MoveBase):
         if self.pawn_step is not None and not isinstance(self.pawn_step, Move):
             raise InvalidMoveError(f"invalid move: pawn_step {self.pawn_step!r} is not a Move")
 
+    @classmethod
+    def null(cls) -> Move:
+        """The null move: a pass, written ``0000``, false in a boolean context. A board plays
+        it with ``push`` (the other side moves next); it is never among the legal moves."""
+        return cls(0, 0)
+
+    def is_null(self) -> bool:
+        """Whether this is the null move."""
+        return (
+            self.from_square == self.to_square == 0
+            and self.promotion is None
+            and self.drop is None
+            and self.pawn_step is None
+        )
+
+    def __bool__(self) -> bool:
+        return not self.is_null()
+
     def uci(self) -> str:
-        """The move in Fairy-Stockfish's UCI form, e.g. ``'b4c3m'``, ``'R@a1'``, or for a sutra
-        the two steps joined by a comma, ``'e3e4,e1e3'``."""
+        """The move in Fairy-Stockfish's UCI form, e.g. ``'b4c3m'``, ``'R@a1'``, for a sutra
+        the two steps joined by a comma, ``'e3e4,e1e3'``, and ``'0000'`` for the null move."""
+        if self.is_null():
+            return "0000"
         if self.pawn_step is not None:
             piece_part = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
             return f"{self.pawn_step.uci()},{piece_part}"
@@ -81,6 +102,8 @@ class Move(MoveBase):
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"invalid UCI move {text!r}: expected a string")
+        if text == "0000":
+            return cls.null()
         if text.count(",") == 1:
             first, _, second = text.partition(",")
             pawn, piece = _UCI_MOVE.fullmatch(first), _UCI_MOVE.fullmatch(second)
@@ -113,7 +136,8 @@ class Move(MoveBase):
             target = parse_square(match.group(2))
             return cls(target, target, drop=drop)
         raise InvalidMoveError(
-            f"invalid UCI move {text!r}: expected e.g. 'e3e4', 'c5c6m', 'R@a1' or 'e3e4,e1e3'"
+            f"invalid UCI move {text!r}: expected e.g. 'e3e4', 'c5c6m', 'R@a1', 'e3e4,e1e3' "
+            "or '0000'"
         )
 
 

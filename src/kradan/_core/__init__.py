@@ -12,7 +12,7 @@ drop_stale_cache()
 
 from .compile import apply_variant  # noqa: E402
 from .counting import start_pieces_honour  # noqa: E402
-from .makemove import last_move, make_move, unmake_move  # noqa: E402
+from .makemove import last_move, make_move, make_null, unmake_move, unmake_null  # noqa: E402
 from .perft import perft  # noqa: E402
 from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
 from .queries import (  # noqa: E402
@@ -31,10 +31,12 @@ __all__ = [
     "last_move",
     "legal_moves",
     "make_move",
+    "make_null",
     "new_arrays",
     "perft",
     "side_in_check",
     "side_not_to_move_in_check",
     "start_pieces_honour",
     "unmake_move",
+    "unmake_null",
 ]

@@ -316,9 +316,9 @@ class Board(BoardBase[Move, Move]):
         """Bell's penalty points (White's, Black's) for a finished game (docs/rules.md 6.5).
 
         The winner scores 0 and the loser is charged: 2 + W after capturing everything (W the
-        winner's pieces left), 2 + |W - L| after an immobilisation (``bell_scoring="seed"``, as
-        the seed writes it) or 2 + max(W - L, 0) (``"winner_ahead_only"``). Draws score (0, 0).
-        Points add up over a series.
+        winner's pieces left), ``2 + |W - L|`` after an immobilisation
+        (``bell_scoring="seed"``, as the seed writes it) or ``2 + max(W - L, 0)``
+        (``"winner_ahead_only"``). Draws score (0, 0). Points add up over a series.
 
         :raises GameNotOverError: for a game still going on or one without Bell's rules.
         """

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator
+from typing import Self
 
 from .._core import layout as L
 from .._core.attacks import attackers_of_color
 from ..arguments import check_color, check_square
-from ..errors import InvalidArgumentError
-from ..move import Move
+from ..move import Move, require_move
 from ..notation.san import move_to_san
 from ..pieces import FERZ, KHON, KING, KNIGHT, MET, PAWN, ROOK, Color, Square
+from ..variant_enums import PromotionRule
 from .counts import CountingActions
+from .explain import KernelArrays, leaves_king_attacked, reaches
 
 #: Unicode chess glyphs for the pieces, by their nearest Western kin (khon as the bishop, met
 #: and ferz as the queen), White's first
@@ -43,24 +45,63 @@ class Conveniences(CountingActions):
         return move_to_san(self, move, "lan")
 
     def variation_san(self, moves: Iterable[Move], notation: str = "san") -> str:
-        """``moves``, played in turn from here, as a numbered line: ``1. e4 d5 2. exd5``.
+        """``moves``, played in turn from here, as a numbered line in ``notation`` (``san``,
+        ``lan``, ``thai`` or ``thai_lan``): ``1. e4 d5 2. exd5``.
 
         :raises IllegalMoveError: at the first move that is not legal where it stands;
-        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves.
+        :raises InvalidArgumentError: when ``moves`` is not a sequence of moves, or for an
+            unknown notation.
         """
-        if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
-            raise InvalidArgumentError(f"moves {moves!r}: expected Move objects, in order")
+        return self._numbered_line(moves, lambda board, move: move_to_san(board, move, notation))
+
+    def mirror(self) -> Self:
+        """The same position with the colours swapped: the board turned upside down (rank 1
+        becomes rank 8), every piece and piece in hand given to the other side, the other side
+        to move, first-move rights swapped; the counting fields and the move number stay. A
+        position and its mirror are equally good for the side to move. The copy has no history.
+        """
+        fields = self.fen(show_promoted=True).split(" ")
+        placement, bracket, hand = fields[0].partition("[")
+        ranks = placement.split("/")[::-1]
+        fields[0] = "/".join(ranks).swapcase() + bracket + hand.swapcase()
+        fields[1] = "b" if fields[1] == "w" else "w"
+        fields[2] = fields[2].swapcase()
         board = self.copy(stack=False)
-        words: list[str] = []
-        for index, move in enumerate(moves):
-            number = board.fullmove_number
-            if board.turn:
-                words.append(f"{number}.")
-            elif index == 0:
-                words.append(f"{number}...")
-            words.append(move_to_san(board, move, notation))
-            board.push(move)
-        return " ".join(words)
+        board.set_fen(" ".join(fields))
+        return board  # type: ignore[return-value]  # copy() gives the board's own class
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal, or would be but for the mover's king: the piece moves
+        as it may, and only check (left, given or walked into) forbids it, as python-chess
+        means it. Drops, sutras, Ouk's first moves and Sittuyin's promotions are pseudo-legal
+        only where they are legal.
+
+        :raises InvalidMoveError: when ``move`` is not a :class:`~kradan.Move`.
+        """
+        require_move(move)
+        if self.is_legal(move):
+            return True
+        if not move or move.drop is not None or move.pawn_step is not None:
+            return False
+        piece = self.piece_at(move.from_square)
+        target = self.piece_at(move.to_square)
+        if piece is None or piece.color != self.turn or move.from_square == move.to_square:
+            return False
+        if target is not None and (target.color == self.turn or target.piece_type == KING):
+            return False
+        if move.promotion != self._promotion_on_arrival(piece.piece_type, move.to_square):
+            return False
+        kernel = KernelArrays(self._bbs, self._info, self._codec.encode(move))
+        return reaches(self, move, kernel) and leaves_king_attacked(kernel)
+
+    def _promotion_on_arrival(self, piece_type: int, square: Square) -> int | None:
+        """What a piece of ``piece_type`` arriving on ``square`` must become (Makruk's pawn
+        entering the promotion ranks), or ``None``."""
+        variant = self.variant
+        if piece_type != PAWN or variant.promotion is not PromotionRule.ON_ENTRY:
+            return None
+        rank = square // 8 + 1 if self.turn else 8 - square // 8
+        return variant.promoted_type if rank >= variant.promotion_rank else None
 
     def generate_legal_captures(self) -> Iterator[Move]:
         """The legal moves that capture."""

@@ -71,7 +71,7 @@ def illegal_reason(board: Any, move: Move, kernel: KernelArrays) -> str:
         m.promotion is not None for m in legal if m.from_square == move.from_square
     ):
         return f": {name} cannot promote now"
-    if _reaches(board, move, kernel) and _leaves_king_attacked(kernel):
+    if reaches(board, move, kernel) and leaves_king_attacked(kernel):
         if board.is_check():
             return f": {side}'s king is in check, and after {name} moves it still is"
         return f": {name} would leave {side}'s king in check"
@@ -99,7 +99,7 @@ def _drop_reason(board: Any, move: Move, legal: list[Move], side: str) -> str:
     return f": a {name} is not dropped on {square_name(move.to_square)} (outside {side}'s camp)"
 
 
-def _reaches(board: Any, move: Move, kernel: KernelArrays) -> bool:
+def reaches(board: Any, move: Move, kernel: KernelArrays) -> bool:
     """Whether the piece on the move's origin could go to its target by the way it moves, kings
     aside (a pawn's step forward, or an attack along its lines)."""
     bbs = kernel.bbs
@@ -112,7 +112,7 @@ def _reaches(board: Any, move: Move, kernel: KernelArrays) -> bool:
     return bool(attackers >> move.from_square & 1)
 
 
-def _leaves_king_attacked(kernel: KernelArrays) -> bool:
+def leaves_king_attacked(kernel: KernelArrays) -> bool:
     """Whether the mover's king is attacked once the move is made on a copy of the position."""
     if kernel.code is None:
         return False
@@ -122,4 +122,4 @@ def _leaves_king_attacked(kernel: KernelArrays) -> bool:
     return bool(in_check(bbs, colour))
 
 
-__all__ = ["KernelArrays", "illegal_reason"]
+__all__ = ["KernelArrays", "illegal_reason", "leaves_king_attacked", "reaches"]

@@ -56,10 +56,14 @@ class BoardMoves(BoardState):
     # --- making and taking back moves ----------------------------------------------------------
 
     def push(self, move: Move) -> None:
-        """Play ``move``.
+        """Play ``move``; :meth:`Move.null() <kradan.Move.null>` passes the turn (for analysis:
+        what would the other side do if it moved again?).
 
         :raises IllegalMoveError: when the move is not legal here; the board is unchanged.
         """
+        if isinstance(move, Move) and move.is_null():
+            self._push_null(move)
+            return
         code = self._code_of(move)
         if move.drop is not None and self.variant.sittuyin_setup is SittuyinSetup.SCREENED:
             raise IllegalMoveError(
@@ -84,6 +88,19 @@ class BoardMoves(BoardState):
         self._legal_moves = None
         self._ended = None
 
+    def _push_null(self, move: Move) -> None:
+        if any(any(self.hand(color).values()) for color in (True, False)):
+            raise IllegalMoveError(
+                f"illegal move '0000' in {self.fen()!r}: no side passes while setting up"
+            )
+        self._ensure_room(GROWTH_MARGIN)
+        _core.make_null(self._bbs, self._info)
+        self.move_stack.append(move)
+        self._saved.append((self._legal, self._legal_moves, None))
+        self._legal = None
+        self._legal_moves = None
+        self._ended = None
+
     def _push_count_action(self, action: CountAction) -> None:
         fields = (int(self._info[L.I_COUNT_LIMIT]), int(self._info[L.I_COUNT_PLY]))
         self.move_stack.append(action)
@@ -99,7 +116,10 @@ class BoardMoves(BoardState):
             raise EmptyMoveStackError("pop from a board with an empty move stack")
         self._legal, self._legal_moves, fields = self._saved.pop()
         self._ended = None
-        if fields is None:
+        last = self.move_stack[-1]
+        if isinstance(last, Move) and last.is_null():
+            _core.unmake_null(self._bbs, self._info)
+        elif fields is None:
             _core.unmake_move(self._bbs, self._info)
         else:
             self._info[L.I_COUNT_LIMIT], self._info[L.I_COUNT_PLY] = fields

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import counting
 from .._core import layout as L
-from ..arguments import check_color, check_square
+from ..arguments import check_color, check_number, check_square
 from ..boardbase import BoardBase
 from ..counting import CountAction
 from ..move import Move
@@ -54,12 +55,26 @@ class BoardState(BoardBase[Move, Move | CountAction]):
         self._legal = None
         self._legal_moves = None
 
-    def fen(self, *, show_promoted: bool | None = None) -> str:
+    def fen(self, *, show_promoted: bool | None = None, count_started: int | None = None) -> str:
         """The position as Fairy-Stockfish writes it; ``show_promoted`` writes promoted mets as
-        ``M~`` (default: the variant's ``show_promoted``)."""
+        ``M~`` (default: the variant's ``show_promoted``). ``count_started``, as in
+        Fairy-Stockfish's ``get_fen``, is for a server that keeps the start of board's honour
+        itself: the game ply it began at, or negative for not begun; ``None`` or 0 writes the
+        board's own count (see :func:`kradan.counting.fields_from_count_start`).
+
+        :raises InvalidArgumentError: when ``count_started`` is not a whole number.
+        """
         if show_promoted is None:
             show_promoted = self.variant.show_promoted
-        return fen_notation.write_fen(self._bbs, self._info, self.variant, show_promoted)
+        text = fen_notation.write_fen(self._bbs, self._info, self.variant, show_promoted)
+        if count_started is None or check_number(count_started, "count_started", -(2**31)) == 0:
+            return text
+        fields = text.split(" ")
+        if fields[3] == "-":
+            return text  # no count runs
+        limit, ply = counting.fields_from_count_start(self, count_started)  # type: ignore[arg-type]
+        fields[3], fields[4] = str(limit), str(ply)
+        return " ".join(fields)
 
     def reset(self) -> None:
         """Back to the variant's start position, with no history."""

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from ..errors import UsageError
-from ..games import AnyBoard
 from .common import (
     add_executor_arguments,
     add_game_argument,
@@ -81,21 +80,6 @@ def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
     return Limit(time=seconds)
 
 
-def line_text(board: AnyBoard, moves: list[Any]) -> str:
-    """Moves in the game's notation (``board.san``), numbered from ``board``."""
-    replay = board.copy()
-    words = []
-    for index, move in enumerate(moves):
-        number = replay.fullmove_number
-        if replay.turn:
-            words.append(f"{number}.")
-        elif index == 0:
-            words.append(f"{number}...")
-        words.append(replay.san(move))
-        replay.push(move)
-    return " ".join(words)
-
-
 def _score(info: Any) -> str:
     score = info.score
     if score.mate is not None:
@@ -119,7 +103,7 @@ def _print_table_lines(board: Any, count: int) -> None:
         child.push(move)
         found = tables.root(child)
         rest = table_line(tables, child, found, 19) if found is not None else []
-        print(f"{rank:>3}. {verdict:>12}  {line_text(board, [move, *rest])}")
+        print(f"{rank:>3}. {verdict:>12}  {board.variation_san([move, *rest])}")
 
 
 def _analyse_position(args: argparse.Namespace) -> int:
@@ -142,7 +126,7 @@ def _analyse_position(args: argparse.Namespace) -> int:
         if found.best_move is not None:
             chess = cast(Board, board)  # only the chess kernel's boards have tables
             line = table_line(default_tables(), chess, found, 20 if found.wdl else 1)
-            print(f"line: {line_text(board, line)}")
+            print(f"line: {board.variation_san(line)}")
             if args.multipv > 1:
                 _print_table_lines(chess, args.multipv)
             print(f"best move: {board.san(found.best_move)}")
@@ -156,11 +140,11 @@ def _analyse_position(args: argparse.Namespace) -> int:
         last = lines
         best = lines[0]
         print(f"{best.depth:>5} {_score(best):>9} {best.nodes:>10} {best.nps:>9} "
-              f"{best.seconds:>6.2f}  {line_text(board, best.pv)}", flush=True)  # fmt: skip
+              f"{best.seconds:>6.2f}  {board.variation_san(best.pv)}", flush=True)  # fmt: skip
     if args.multipv > 1 and last:
         print(f"\n{len(last)} best lines:")
         for rank, info in enumerate(last, start=1):
-            print(f"{rank:>3}. {_score(info):>9}  {line_text(board, info.pv)}")
+            print(f"{rank:>3}. {_score(info):>9}  {board.variation_san(info.pv)}")
     if last and last[0].pv:
         print(f"best move: {board.san(last[0].pv[0])}")
     return 0
@@ -281,4 +265,4 @@ def run(args: argparse.Namespace) -> int:
     return _analyse_position(args)
 
 
-__all__ = ["add_parser", "line_text", "run"]
+__all__ = ["add_parser", "run"]

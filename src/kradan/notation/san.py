@@ -36,7 +36,7 @@ from ..pieces import (
 from ..variants import PromotionRule
 
 if TYPE_CHECKING:
-    from ..position import ChessPosition as Board
+    from ..position import ChessPosition
 
 NOTATIONS = ("san", "lan", "thai", "thai_lan")
 
@@ -68,7 +68,7 @@ def _rank(sq: int, thai: bool) -> str:
     return (THAI_RANKS if thai else "12345678")[sq >> 3]
 
 
-def _piece_letter(board: Board, move: Move, notation: str) -> str:
+def _piece_letter(board: ChessPosition, move: Move, notation: str) -> str:
     thai = notation.startswith("thai")
     if move.drop is not None:
         piece_type = move.drop
@@ -86,7 +86,7 @@ def _piece_letter(board: Board, move: Move, notation: str) -> str:
     return "" if piece.piece_type == PAWN else PIECE_SYMBOLS[piece.piece_type].upper()
 
 
-def _rivals(board: Board, move: Move) -> list[int]:
+def _rivals(board: ChessPosition, move: Move) -> list[int]:
     """Origins of other legal moves of the same piece type, kind and target."""
     piece = board.piece_at(move.from_square)
     assert piece is not None
@@ -104,7 +104,7 @@ def _rivals(board: Board, move: Move) -> list[int]:
     return result
 
 
-def _is_step_promotion(board: Board, move: Move) -> bool:
+def _is_step_promotion(board: ChessPosition, move: Move) -> bool:
     """A Sittuyin promotion onto a neighbouring square (written with its full origin)."""
     return (
         move.promotion is not None
@@ -113,7 +113,7 @@ def _is_step_promotion(board: Board, move: Move) -> bool:
     )
 
 
-def _origin(board: Board, move: Move, notation: str) -> str:
+def _origin(board: ChessPosition, move: Move, notation: str) -> str:
     thai = notation.startswith("thai")
     frm = move.from_square
     if move.drop is not None:
@@ -137,7 +137,11 @@ def _origin(board: Board, move: Move, notation: str) -> str:
     return _square(frm, thai)
 
 
-def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
+#: the null move (a pass) in SAN, as PGN readers and python-chess write it
+NULL_SAN = "--"
+
+
+def move_to_san(board: ChessPosition, move: Move, notation: str = "san") -> str:
     """``move`` written in ``notation`` (``san``, ``lan``, ``thai`` or ``thai_lan``).
 
     :raises IllegalMoveError: when ``move`` is not legal on ``board``.
@@ -145,6 +149,8 @@ def move_to_san(board: Board, move: Move, notation: str = "san") -> str:
     """
     if notation not in NOTATIONS:
         raise InvalidArgumentError(f"unknown notation {notation!r}; known: {', '.join(NOTATIONS)}")
+    if isinstance(move, Move) and move.is_null():
+        return NULL_SAN
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
     thai = notation.startswith("thai")
@@ -182,7 +188,7 @@ def _sutra_pawn_part(move: Move, notation: str) -> str:
     return _square(step.to_square, thai) + ","
 
 
-def _sutra_spellings(board: Board, move: Move) -> set[str]:
+def _sutra_spellings(board: ChessPosition, move: Move) -> set[str]:
     assert move.pawn_step is not None
     step = move.pawn_step
     piece = board.piece_at(move.from_square)
@@ -199,7 +205,7 @@ def _sutra_spellings(board: Board, move: Move) -> set[str]:
     return result
 
 
-def _spellings(board: Board, move: Move) -> set[str]:
+def _spellings(board: ChessPosition, move: Move) -> set[str]:
     """Every normalised way of writing ``move`` that parse_san accepts."""
     if move.pawn_step is not None:
         return _sutra_spellings(board, move)
@@ -251,7 +257,7 @@ def _normalise(text: str) -> str:
     )
 
 
-def _as_uci(board: Board, text: str) -> Move | None:
+def _as_uci(board: ChessPosition, text: str) -> Move | None:
     """The move that ``text`` names in UCI (squares alone), or ``None`` when it is not UCI.
 
     :raises IllegalMoveError: for a UCI move that is not legal here, saying why.
@@ -261,7 +267,7 @@ def _as_uci(board: Board, text: str) -> Move | None:
     return board.parse_uci(text)
 
 
-def _san_reason(board: Board, text: str) -> str:
+def _san_reason(board: ChessPosition, text: str) -> str:
     """Why the SAN ``text`` fits no legal move, as ``": reason"``."""
     parts = _SAN_PARTS.match(text)
     if parts is None:
@@ -283,7 +289,7 @@ def _san_reason(board: Board, text: str) -> str:
     return f": the {name}s that can go to {target} stand on {', '.join(origins)}"
 
 
-def parse_san(board: Board, text: str) -> Move:
+def parse_san(board: ChessPosition, text: str) -> Move:
     """The legal move that ``text`` (SAN, long algebraic or Thai SAN) describes.
 
     :raises InvalidMoveError: for text that is not a move at all;
@@ -294,6 +300,11 @@ def parse_san(board: Board, text: str) -> Move:
         raise InvalidMoveError(f"invalid SAN {text!r}: a move is written as text")
     if not text.strip():
         raise InvalidMoveError(f"invalid SAN {text!r}: empty")
+    if text.strip() in (NULL_SAN, "0000"):
+        raise IllegalMoveError(
+            f"illegal SAN {text!r} in {board.fen()!r}: the null move is no legal move "
+            "(push Move.null() to pass on purpose)"
+        )
     uci = _as_uci(board, text.strip())
     if uci is not None:
         return uci  # squares alone (``b1d2``) read as UCI, as a player types them

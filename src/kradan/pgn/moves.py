@@ -23,6 +23,7 @@ from ..board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..games import AnyBoard, game_of
 from ..move import Move
+from ..notation.san import NULL_SAN
 from ..pieces import PAWN, PIECE_SYMBOLS, PieceType
 from ..variants import PromotionRule
 
@@ -95,6 +96,8 @@ class ChessMoves:
 
     @staticmethod
     def parse_move(board: Board, text: str) -> Move:
+        if text == NULL_SAN:
+            return Move.null()  # a pass, as analysis writes it (python-chess reads it too)
         fast = _fast_san(board, text)
         if fast is not None:
             return fast

@@ -3,7 +3,7 @@
 Makruk, Ouk Chatrang and Kar Ouk get the uncheckered 8 x 8 board; Sittuyin adds its two long
 diagonals and, during the setup, the pieces in hand beside the board; Alquerque gets its 25
 points and lines. The vocabulary is python-chess's: ``lastmove``, ``check``, ``arrows``,
-``fill``, ``flipped``, ``coordinates``.
+``fill``, ``squares``, ``flipped``, ``orientation``, ``coordinates``.
 
 >>> import kradan, kradan.svg
 >>> board = kradan.Board()
@@ -60,6 +60,7 @@ def board(
     check: SquareLike | Literal[False] | None = None,
     arrows: Iterable[Arrow | tuple[SquareLike, SquareLike]] = (),
     fill: Mapping[SquareLike, str] | None = None,
+    squares: Iterable[SquareLike] = (),
     colors: Mapping[str, str] | None = None,
 ) -> str:
     """The SVG text of ``board``, drawn by its game's ``svg`` hook (see :mod:`kradan.games`).
@@ -77,10 +78,11 @@ def board(
         in check, ``False`` nothing.
     :param arrows: :class:`Arrow` objects or ``(tail, head)`` pairs of squares.
     :param fill: squares (or points) to colour, e.g. ``{"e4": "#88c0d0"}``.
+    :param squares: squares (or points) to mark with an X, e.g. ``["d5", "f5"]``.
     :param colors: replacements for :data:`DEFAULT_COLORS`.
     :raises InvalidSvgOptionError: for a bad size, labels, coordinates, colour, move or arrow;
-    :raises InvalidSquareError: for an unknown square name; both are ``ValueError``s quoting
-        the input.
+    :raises InvalidSquareError: for an unknown square name; both are ``ValueError`` subclasses
+        and quote the input.
     """
     if orientation is not None:
         flipped = not orientation
@@ -92,7 +94,7 @@ def board(
         draw = None
     if draw is None:
         raise InvalidSvgOptionError(f"cannot draw {board!r}: its game has no SVG drawer")
-    text: str = draw(board, options, **marks, arrows=arrows, fill=fill or {})
+    text: str = draw(board, options, **marks, arrows=arrows, fill=fill or {}, squares=squares)
     return text
 
 

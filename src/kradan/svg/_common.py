@@ -37,6 +37,7 @@ DEFAULT_COLORS: dict[str, str] = {
     "coord": "#f4e6c8",  # coordinates outside the board (inside ones use "line")
     "lastmove": "#d7c24e",
     "check": "#e02020",
+    "cross": "#a01818",  # the X over the squares given as ``squares``
     "hand": "#f1e2c0",  # the panel beside the board with Sittuyin's pieces in hand
     "point": "#4a2f17",  # Alquerque's points
 }
@@ -239,6 +240,36 @@ def arrows_svg(
             )
         start, end = locate(tail), locate(head)
         result.append(arrow(centre(start), centre(end), color, width, (names[start], names[end])))
+    return result
+
+
+def crosses_svg(
+    squares: Iterable[SquareLike],
+    locate: Callable[[object], int],
+    centre: Callable[[int], tuple[float, float]],
+    names: list[str],
+    half: float,
+    color: str,
+) -> list[str]:
+    """An X over each of ``squares`` (python-chess's ``squares``), each square once.
+
+    :raises InvalidSvgOptionError: when ``squares`` is not a collection of squares;
+    :raises InvalidSquareError: for an unknown square.
+    """
+    if isinstance(squares, str | bytes) or not isinstance(squares, Iterable):
+        raise InvalidSvgOptionError(
+            f"invalid squares {squares!r}: expected a collection of squares, e.g. ['e4', 'd5']"
+        )
+    result = []
+    for index in sorted({locate(square) for square in squares}):
+        x, y = centre(index)
+        stroke = {"stroke": color, "stroke-width": half / 4, "stroke-linecap": "round"}
+        lines = "".join(
+            element("line", {"x1": x - half, "y1": y - half * sign, "x2": x + half,
+                             "y2": y + half * sign, **stroke})
+            for sign in (1, -1)
+        )  # fmt: skip
+        result.append(f'<g class="cross {names[index]}">{lines}</g>')
     return result
 
 

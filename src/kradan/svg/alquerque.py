@@ -98,6 +98,7 @@ def draw(
     check: object,
     arrows: Iterable[C.Arrow | tuple[C.SquareLike, C.SquareLike]],
     fill: Mapping[C.SquareLike, str],
+    squares: Iterable[C.SquareLike] = (),
 ) -> str:
     """The SVG text of ``board``; ``check`` (``None`` or ``False`` by default: Alquerque has no
     check) may still mark a point."""
@@ -199,6 +200,7 @@ def draw(
                 },
             )
         )
+    body += C.crosses_svg(squares, locate, layout.centre, POINT_NAMES, STEP * 0.2, colors["cross"])
     body += C.arrows_svg(arrows, locate, layout.centre, POINT_NAMES, STEP * 0.15)
     title = f"{board.variant.name}: {board.text()}"
     return C.root(layout.width, layout.height, options.size, body, title)

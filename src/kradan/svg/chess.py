@@ -70,6 +70,8 @@ def last_move_squares(board: Board, lastmove: object) -> list[int]:
             return []
         lastmove = moves[-1]
     if isinstance(lastmove, Move):
+        if lastmove.is_null():
+            return []  # a pass moved nothing
         squares = [lastmove.to_square]
         if lastmove.drop is None:
             squares.insert(0, lastmove.from_square)
@@ -109,6 +111,7 @@ def draw(
     check: object,
     arrows: Iterable[C.Arrow | tuple[C.SquareLike, C.SquareLike]],
     fill: Mapping[C.SquareLike, str],
+    squares: Iterable[C.SquareLike] = (),
 ) -> str:
     """The SVG text of ``board``."""
     colors = options.colors
@@ -273,6 +276,7 @@ def draw(
         )
     if layout.hands:
         body += _hands(layout, options, hands)
+    body += C.crosses_svg(squares, locate, layout.centre, SQUARE_NAMES, SQ * 0.32, colors["cross"])
     body += C.arrows_svg(arrows, locate, layout.centre, SQUARE_NAMES, SQ * 0.18)
     title = f"{board.variant.title}: {board.fen(show_promoted=True)}"
     return C.root(layout.width, layout.height, options.size, body, title)
