@@ -17,7 +17,7 @@ from kradan.engine.levels import (
     level_temperature,
     pick_move,
 )
-from kradan.engine.types import Limit, Score, SearchInfo
+from kradan.engine.types import Limit, PovScore, Score, SearchInfo
 from kradan.runners.players import KradanPlayer
 
 
@@ -91,7 +91,12 @@ def test_a_level_keeps_a_tighter_limit_and_every_clock() -> None:
 
 def _line(uci: str, cp: int) -> SearchInfo[Move]:
     return SearchInfo(
-        depth=3, seldepth=3, score=Score(cp=cp), pv=[Move.from_uci(uci)], nodes=1, seconds=0.1
+        depth=3,
+        seldepth=3,
+        score=PovScore(Score(cp=cp), True),
+        pv=[Move.from_uci(uci)],
+        nodes=1,
+        seconds=0.1,
     )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from kradan import Board, Move
 from kradan.engine.protocol.xboard import XBoardEngine
-from kradan.engine.types import Limit, Score, SearchInfo
+from kradan.engine.types import Limit, PovScore, Score, SearchInfo
 from kradan.games import game_names, new_board
 
 from .protocol_session import EngineProcess
@@ -409,7 +409,7 @@ def test_post_shows_each_iteration_with_its_time_in_centiseconds() -> None:
     line = SearchInfo(
         depth=3,
         seldepth=5,
-        score=Score(cp=42),
+        score=PovScore(Score(cp=42), True),
         pv=[Move.from_uci("e3e4")],
         nodes=900,
         seconds=1.234,
