@@ -33,7 +33,7 @@ import threading
 import weakref
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from itertools import product
 from pathlib import Path
@@ -132,6 +132,12 @@ class _NotLoaded(Exception):
     """A root probe on the clock needs a table that is not in memory (it is being read)."""
 
 
+def _again(error: TablebaseError) -> TablebaseError:
+    """A fresh copy of ``error`` to raise (raising one object again and again would grow its
+    traceback each time)."""
+    return type(error)(*error.args)
+
+
 class EngineTables(Tablebase):
     """The tables of ``directory`` (see :class:`kradan.egtb.Tablebase`) as the engine uses them:
     :meth:`root` for the root's answer and :meth:`prepare` for a search's slots. Use
@@ -206,10 +212,8 @@ class EngineTables(Tablebase):
         if todo:
             if wait:
                 for material in todo:
-                    try:
+                    with suppress(TablebaseError):  # noted; the search goes on without it
                         self._fetch(material, "")
-                    except TablebaseError:
-                        pass  # noted for the front end; the search goes on without it
             else:
                 self._schedule((m, "") for m in todo)
         with self._lock:
@@ -328,7 +332,7 @@ class EngineTables(Tablebase):
             while label in self._busy:
                 self._changed.wait()
             if label in self._missing:
-                raise self._missing[label]
+                raise _again(self._missing[label])
             if self._known(material, kind):
                 return
             cached = self._cache.pop(label, None) if not kind else None
@@ -440,12 +444,16 @@ class EngineTables(Tablebase):
         """A table's values, read once (see :meth:`kradan.egtb.Tablebase.values` for the
         errors). A 4-piece table is a view of the slab: valid until the loader gives its page
         to another table, which it does only to a table no search and no probe is using."""
+        label = file_name(material, kind)
         with self._lock:
             found = self._lookup(material, kind)
+            missing = self._missing.get(label)
         if found is not None:
             return found
+        if missing is not None:
+            raise _again(missing)
         if not getattr(self._local, "patient", True):
-            raise _NotLoaded(file_name(material, kind))
+            raise _NotLoaded(label)
         self._fetch(material, kind)
         with self._lock:
             found = self._lookup(material, kind)
