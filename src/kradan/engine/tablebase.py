@@ -24,15 +24,15 @@ search without a clock (a depth, nodes, analysis) reads what it needs first, as 
 
 Each search probes through its own :class:`TableView`, whose slots name only the tables
 reachable from its position; a page is given to a new table only when no view wants it, so a
-table never changes under a search that may probe it (the kernel runs without the GIL).
+table never changes under a search that may probe it (the kernel runs without the GIL). The
+slab, the views and the loader are in :mod:`kradan.engine.table_memory`.
 """
 
 from __future__ import annotations
 
 import threading
-import weakref
-from collections import Counter, OrderedDict, deque
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 from itertools import product
@@ -44,7 +44,6 @@ import numpy as np
 from ..board import Board
 from ..egtb.conversion import kind_for, two_sided
 from ..egtb.directory import default_directory
-from ..egtb.index import table_size
 from ..egtb.material import Material, canonical
 from ..egtb.position import check_rules, locate
 from ..egtb.probing import ProbeResult, Tablebase
@@ -53,30 +52,16 @@ from ..egtb.tables import CACHE_TABLES
 from ..errors import MissingTableError, TablebaseError
 from ..move import Move
 from ..pieces import FERZ, KHON, KNIGHT, MET, PAWN, ROOK, WHITE
-from .kernels.tablebase import SIGNATURES
+from .table_memory import SEARCH_PIECES, Loader, Slab, TableView, signature
 
 #: 4-piece tables held for the search at once (16 MiB each), per table directory
 PAGES = 6
-#: the largest tables the search probes (5-piece tables take 1 GiB each)
-SEARCH_PIECES = 4
 #: positions with more pieces than this get no tables in their search (none is within reach)
 REACH = 8
-#: tables are read for a position of at most this many pieces, two captures from a 4-piece
-#: table; farther off the search seldom gets there, and it probes those already read
+#: 4-piece tables are read for a position of at most this many pieces, two captures from
+#: them; farther off the search seldom gets there, and it probes those already read
 READ_REACH = 6
-#: the 3-piece tables (KRvK, KSvK, KNvK, KMvK), each 256 KiB, at the start of the slab
-SMALL_TABLES = 4
 _KINDS = (ROOK, KHON, KNIGHT, MET)
-_LETTERS = "RSNM"
-
-
-def signature(white: str, black: str) -> int:
-    """The kernel's material signature (:func:`kradan.engine.kernels.tablebase.signature`)."""
-    code = 0
-    for letters in (white, black):
-        for letter in _LETTERS:
-            code = code * 4 + min(letters.count(letter), 3)
-    return code
 
 
 def _counts(board: Board) -> tuple[int, ...]:
@@ -105,27 +90,48 @@ def _reachable(counts: tuple[int, ...]) -> tuple[Material, ...]:
     for chosen in product(*ranges):
         if not 0 < sum(chosen) <= spare:
             continue
-        white = "".join(letter * n for letter, n in zip(_LETTERS, chosen[:4], strict=True))
-        black = "".join(letter * n for letter, n in zip(_LETTERS, chosen[4:], strict=True))
+        white = "".join(letter * n for letter, n in zip("RSNM", chosen[:4], strict=True))
+        black = "".join(letter * n for letter, n in zip("RSNM", chosen[4:], strict=True))
         material, _ = canonical(white, black)
         found[material.key] = material
     return tuple(sorted(found.values(), key=lambda m: (-m.pieces, m.key)))
 
 
 #: the 3-piece tables, read ahead whenever tables are (1 MiB together)
-SMALL = tuple(canonical(letter, "")[0] for letter in _LETTERS)
+SMALL = tuple(canonical(letter, "")[0] for letter in "RSNM")
 
 
-class TableView:
-    """What one search probes: ``slots`` (the kernel's: a material signature -> the table's
-    place in the slab, see :mod:`kradan.engine.kernels.tablebase`) for the tables ``wanted``
-    from its position, and for no other. Made by :meth:`EngineTables.view`."""
+def root_tables(board: Board, path: Callable[[Material], Path]) -> list[tuple[Material, str]]:
+    """The tables (material, kind) the root's answer for ``board`` reads: its own, those its
+    captures reach, and their conversion tables (pieces on both sides); none for a position
+    the tables do not hold (pawns, more pieces). ``path`` is where a table's file would be (a
+    5-piece table is read only when it is there)."""
+    pieces = board.piece_map().values()
+    if len(pieces) > 5 or any(p.piece_type == PAWN for p in pieces):
+        return []
+    try:
+        own = locate(board).material
+    except TablebaseError:
+        return []
+    tables = reachable(board)
+    known = own is None or own.key in {m.key for m in tables}
+    if own is not None and not known and path(own).exists():
+        tables = [own, *tables]  # a 5-piece table, made on request
+    kind = kind_for(board.variant)
+    todo: list[tuple[Material, str]] = [(m, "") for m in tables]
+    if kind is not None:
+        todo += [(m, kind) for m in tables if two_sided(m) and m.pieces <= SEARCH_PIECES]
+    return todo
 
-    def __init__(self) -> None:
-        self.slots = np.full(SIGNATURES, -1, dtype=np.int64)
-        #: the keys of the tables reachable from the position searched
-        self.wanted: frozenset[str] = frozenset()
-        self._set: list[int] = []
+
+def wanted_tables(board: Board, pages: int) -> list[Material]:
+    """The tables the search of ``board`` probes: :func:`reachable`, with at most ``pages``
+    4-piece ones."""
+    wanted = reachable(board)
+    if sum(m.pieces == SEARCH_PIECES for m in wanted) > pages:
+        big = [m for m in wanted if m.pieces == SEARCH_PIECES][:pages]
+        wanted = big + [m for m in wanted if m.pieces < SEARCH_PIECES]
+    return wanted
 
 
 class _NotLoaded(Exception):
@@ -140,19 +146,12 @@ def _again(error: TablebaseError) -> TablebaseError:
 
 class EngineTables(Tablebase):
     """The tables of ``directory`` (see :class:`kradan.egtb.Tablebase`) as the engine uses them:
-    :meth:`root` for the root's answer and :meth:`prepare` for a search's slots. Use
+    :meth:`root` for the root's answer and :meth:`prepare` for a search's view. Use
     :func:`shared_tables` for the one instance of a directory that every searcher shares."""
 
     def __init__(self, directory: str | Path | None = None, pages: int = PAGES) -> None:
         super().__init__(directory)
-        self.pages = pages
-        small, big = table_size(3), table_size(SEARCH_PIECES)
-        #: the tables the search probes: the 3-piece ones, then a page per 4-piece table;
-        #: allocated once, zero-filled (the system commits its pages as tables are written)
-        self.slab = np.zeros(SMALL_TABLES * small + pages * big, dtype=np.uint8)
-        #: table key -> its offset in the slab, the least recently used first
-        self._placed: OrderedDict[str, int] = OrderedDict()
-        self._materials: dict[str, Material] = {}
+        self._slab = Slab(pages)
         #: file name -> what was wrong with it (missing or damaged): not looked for again
         #: until :meth:`refresh`
         self._missing: dict[str, TablebaseError] = {}
@@ -165,139 +164,78 @@ class EngineTables(Tablebase):
         self.reads = 0
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self._views: weakref.WeakSet[TableView] = weakref.WeakSet()
-        self._view = self.view()
-        #: tables in use by root probes that are running (not given up while they are)
+        self._view = self._slab.view()
+        #: tables in use by root probes that are running (they keep their pages meanwhile)
         self._probing: Counter[str] = Counter()
         self._local = threading.local()
-        #: the loader's work: tables to read, those queued or being read (by file name)
-        self._queue: deque[tuple[Material, str]] = deque()
-        self._queued: set[str] = set()
+        #: file names being read now, by the loader or a search without a clock
         self._busy: set[str] = set()
-        self._loader: threading.Thread | None = None
+        self._loader = Loader(self._changed, self._fetch)
 
-    # --- views and the search's preparation -----------------------------------------------
+    @property
+    def pages(self) -> int:
+        return self._slab.pages
 
-    def view(self) -> TableView:
-        """A new view for a search (each searcher holds one)."""
-        view = TableView()
-        with self._lock:
-            self._views.add(view)
-        return view
+    @property
+    def slab(self) -> np.ndarray:
+        """The search's tables (see :class:`kradan.engine.table_memory.Slab`)."""
+        return self._slab.array
 
     @property
     def slots(self) -> np.ndarray:
         """The slots of this instance's own view (that of :meth:`prepare` without one)."""
         return self._view.slots
 
+    def view(self) -> TableView:
+        """A new view for a search (each searcher holds one)."""
+        with self._lock:
+            return self._slab.view()
+
+    # --- the search's preparation, reading ahead -------------------------------------------
+
     def prepare(self, board: Board, *, wait: bool = True, view: TableView | None = None) -> int:
         """Point ``view`` (default: this instance's own) at the tables the search of ``board``
         can reach; returns the most pieces of those it may probe (0: none). Tables not yet in
         memory are read (4-piece ones for a position of at most :data:`READ_REACH` pieces,
-        3-piece ones for any): here, before the
-        search (``wait``), or by the loader in the background, for a search on the clock,
-        which probes each from the moment it is in place. Costs microseconds when every table
-        is in memory."""
+        3-piece ones for any): here, before the search (``wait``), or by the loader in the
+        background, for a search on the clock, which probes each from the moment it is in
+        place. Costs a fraction of a millisecond when every table is in memory."""
         view = self._view if view is None else view
         pieces = len(board.piece_map())
-        wanted = self._wanted(board) if pieces <= REACH and self.covers(board) else []
+        wanted = wanted_tables(board, self.pages) if pieces <= REACH and self.covers(board) else []
         with self._lock:
-            view.wanted = frozenset(m.key for m in wanted)
-            for material in wanted:
-                if material.key in self._placed:
-                    self._placed.move_to_end(material.key)
+            self._slab.aim(view, wanted)
             todo = [m for m in wanted if not self._known(m, "")]
         if pieces > READ_REACH:  # a 3-piece table costs a millisecond: it is read anyway
             todo = [m for m in todo if m.pieces < SEARCH_PIECES]
-        if todo:
-            if wait:
-                for material in todo:
-                    with suppress(TablebaseError):  # noted; the search goes on without it
-                        self._fetch(material, "")
-            else:
-                self._schedule((m, "") for m in todo)
+        if todo and wait:
+            for material in todo:
+                with suppress(TablebaseError):  # noted; the search goes on without it
+                    self._fetch(material, "")
+        elif todo:
+            self._loader.schedule(((m, "") for m in todo), self._known)
         with self._lock:
-            self._fill(view)
-            coming = self._queued | self._busy
-            usable = [m for m in wanted if m.key in self._placed or file_name(m) in coming]
+            coming = self._loader.coming | self._busy
+            placed = self._slab.placed
+            usable = [m for m in wanted if m.key in placed or file_name(m) in coming]
             return max((m.pieces for m in usable), default=0)
-
-    def _wanted(self, board: Board) -> list[Material]:
-        wanted = reachable(board)
-        if sum(m.pieces == SEARCH_PIECES for m in wanted) > self.pages:
-            big = [m for m in wanted if m.pieces == SEARCH_PIECES][: self.pages]
-            wanted = big + [m for m in wanted if m.pieces < SEARCH_PIECES]
-        return wanted
-
-    def _fill(self, view: TableView) -> None:
-        """Set ``view``'s slots to the tables it wants that are in the slab, and no others."""
-        for code in view._set:
-            view.slots[code] = -1
-        view._set = []
-        for key in view.wanted:
-            offset = self._placed.get(key)
-            if offset is not None:
-                self._point(view, self._materials[key], offset)
-
-    @staticmethod
-    def _point(view: TableView, material: Material, offset: int) -> None:
-        for white, black, flipped in ((material.white, material.black, 0),
-                                      (material.black, material.white, 1)):  # fmt: skip
-            if white == black and flipped:
-                continue
-            code = signature(white, black)
-            view.slots[code] = offset * 2 + flipped
-            view._set.append(code)
-
-    # --- reading ahead ---------------------------------------------------------------------
 
     def preload(self, board: Board | None = None) -> None:
         """Start reading, in the background, the 3-piece tables and those a search or the
         root's answer for ``board`` would need (nothing waits for them)."""
         todo: list[tuple[Material, str]] = [(m, "") for m in SMALL]
         if board is not None and self.covers(board) and len(board.piece_map()) <= READ_REACH:
-            todo = self._root_tables(board) + [(m, "") for m in self._wanted(board)] + todo
-        self._schedule(todo)
+            searched = [(m, "") for m in wanted_tables(board, self.pages)]
+            todo = root_tables(board, self.path) + searched + todo
+        self._loader.schedule(todo, self._known)
 
     def wait_loaded(self, timeout: float | None = None) -> bool:
         """Wait until the loader has nothing left to read; ``False`` when ``timeout`` seconds
         passed first."""
         with self._changed:
             return self._changed.wait_for(
-                lambda: not self._queue and not self._queued and not self._busy, timeout
+                lambda: not self._loader.coming and not self._busy, timeout
             )
-
-    def _schedule(self, items: Iterable[tuple[Material, str]]) -> None:
-        """Queue tables for the loader (those not in memory, queued or known to be missing)."""
-        with self._lock:
-            for material, kind in items:
-                label = file_name(material, kind)
-                if label in self._queued or self._known(material, kind):
-                    continue
-                self._queue.append((material, kind))
-                self._queued.add(label)
-            if self._queue and self._loader is None:
-                self._loader = threading.Thread(
-                    target=self._load_queue, name="kradan-egtb-loader", daemon=True
-                )
-                self._loader.start()
-
-    def _load_queue(self) -> None:
-        while True:
-            with self._lock:
-                if not self._queue:
-                    self._loader = None
-                    self._changed.notify_all()
-                    return
-                material, kind = self._queue.popleft()
-            try:
-                self._fetch(material, kind)
-            except TablebaseError:
-                pass  # noted for the front end
-            finally:
-                with self._lock:
-                    self._queued.discard(file_name(material, kind))
-                    self._changed.notify_all()
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -307,14 +245,19 @@ class EngineTables(Tablebase):
         label = file_name(material, kind)
         if label in self._missing:
             return True
-        return material.key in self._placed if not kind else label in self._cache
+        return material.key in self._slab.placed if not kind else label in self._cache
+
+    def _held(self, material: Material, kind: str) -> bool:
+        """Whether a probe finds ``material``'s table (of ``kind``) without reading: in
+        memory, or known to be missing."""
+        label = file_name(material, kind)
+        in_slab = not kind and material.key in self._slab.placed
+        return in_slab or label in self._cache or label in self._missing
 
     def _lookup(self, material: Material, kind: str) -> np.ndarray | None:
-        if not kind:
-            offset = self._placed.get(material.key)
-            if offset is not None:
-                self._placed.move_to_end(material.key)
-                return self.slab[offset : offset + table_size(material.pieces)]
+        found = self._slab.values(material) if not kind else None
+        if found is not None:
+            return found
         label = file_name(material, kind)
         cached = self._cache.get(label)
         if cached is not None:
@@ -351,11 +294,10 @@ class EngineTables(Tablebase):
             except TablebaseError as error:
                 with self._lock:
                     self._missing[label] = error
-                    if isinstance(error, MissingTableError):
-                        if not kind:  # a conversion table may be missing: probes do without
-                            self._note_missing(error)
-                    else:
+                    if not isinstance(error, MissingTableError):
                         self._note(str(error))
+                    elif not kind:  # a conversion table may be missing: probes do without
+                        self._note_missing(error)
                 raise
             with self._lock:
                 self.reads += 1
@@ -368,56 +310,15 @@ class EngineTables(Tablebase):
                 self._changed.notify_all()
 
     def _install(self, material: Material, kind: str, values: np.ndarray) -> None:
-        """Keep ``values``: a search's table in the slab when a place is free, else (and every
+        """Keep ``values``: a search's table in the slab when it has room, else (and every
         other table) in the cache of the root's probes."""
-        if not kind and material.pieces <= SEARCH_PIECES:
-            offset = self._free_offset(material.pieces)
-            if offset is not None:
-                self.slab[offset : offset + values.size] = values
-                self._placed[material.key] = offset
-                self._materials[material.key] = material
-                for view in list(self._views):
-                    if material.key in view.wanted:
-                        self._point(view, material, offset)
-                return
+        searched = not kind and material.pieces <= SEARCH_PIECES
+        if searched and self._slab.place(material, values, self._probing):
+            return
         label = file_name(material, kind)
         self._cache[label] = values
         while len(self._cache) > CACHE_TABLES:
             self._cache.popitem(last=False)
-
-    def _in_use(self) -> set[str]:
-        used = set(self._probing)
-        for view in list(self._views):
-            used |= view.wanted
-        return used
-
-    def _free_offset(self, pieces: int) -> int | None:
-        """Where a new table of ``pieces`` pieces goes: 3-piece tables share the first MiB,
-        each 4-piece table has a page of its own, taken from the least recently used table
-        that no search wants (``None``: every page is in use)."""
-        small, big = table_size(3), table_size(SEARCH_PIECES)
-        taken = set(self._placed.values())
-        if pieces < SEARCH_PIECES:
-            return next((k * small for k in range(SMALL_TABLES) if k * small not in taken), None)
-        for page in range(self.pages):
-            offset = SMALL_TABLES * small + page * big
-            if offset not in taken:
-                return offset
-        used = self._in_use()
-        for key, offset in self._placed.items():
-            if offset >= SMALL_TABLES * small and key not in used:
-                self._drop(key)
-                return offset
-        return None
-
-    def _drop(self, key: str) -> None:
-        offset = self._placed.pop(key)
-        self._materials.pop(key, None)
-        self._identity.pop(f"{key}.ktb", None)
-        for view in list(self._views):
-            for code in view._set:
-                if view.slots[code] >= 0 and view.slots[code] // 2 == offset:
-                    view.slots[code] = -1
 
     def refresh(self) -> None:
         """Look again for the tables found missing or damaged, and read again (when next
@@ -425,7 +326,7 @@ class EngineTables(Tablebase):
         engine runs is used from the next search on."""
         with self._lock:
             self._missing.clear()
-            used = self._in_use()
+            used = self._slab.in_use() | set(self._probing)
             for label, (path, size, mtime) in list(self._identity.items()):
                 try:
                     stat = path.stat()
@@ -436,14 +337,14 @@ class EngineTables(Tablebase):
                 if same or key in used:
                     continue
                 del self._identity[label]
-                if key in self._placed and label == f"{key}.ktb":
-                    self._drop(key)
+                if key in self._slab.placed and label == f"{key}.ktb":
+                    self._slab.drop(key)
                 self._cache.pop(label, None)
 
     def values(self, material: Material, kind: str = "") -> np.ndarray:
         """A table's values, read once (see :meth:`kradan.egtb.Tablebase.values` for the
-        errors). A 4-piece table is a view of the slab: valid until the loader gives its page
-        to another table, which it does only to a table no search and no probe is using."""
+        errors). A 4-piece table is a view of the slab: valid until its page goes to another
+        table, which happens only to a table no search and no root probe is using."""
         label = file_name(material, kind)
         with self._lock:
             found = self._lookup(material, kind)
@@ -457,7 +358,7 @@ class EngineTables(Tablebase):
         self._fetch(material, kind)
         with self._lock:
             found = self._lookup(material, kind)
-        if found is None:  # a page could not be had: read it once more, for this probe
+        if found is None:  # a place could not be had: read it once more, for this probe
             return self.load(material, kind)
         return found
 
@@ -485,10 +386,17 @@ class EngineTables(Tablebase):
             material = locate(board).material
             if pieces > SEARCH_PIECES and material and not self.path(material).exists():
                 return None  # 5-piece tables are made only on request: no news
+            if not load:
+                needed = root_tables(board, self.path)
+                with self._lock:
+                    ready = all(self._held(m, kind) for m, kind in needed)
+                if not ready:  # not worth a probe that will stop at a missing table
+                    self._loader.schedule(needed, self._known)
+                    return None
             with self._probe(board, load):
                 return self.probe(board)
         except _NotLoaded:
-            self._schedule(self._root_tables(board))
+            self._loader.schedule(root_tables(board, self.path), self._known)
             return None
         except MissingTableError as error:
             self._note_missing(error)
@@ -513,27 +421,6 @@ class EngineTables(Tablebase):
             with self._lock:
                 self._probing.subtract(keys)
                 self._probing += Counter()  # drop the zero counts
-
-    def _root_tables(self, board: Board) -> list[tuple[Material, str]]:
-        """The tables the root's answer for ``board`` reads: its own, those its captures reach,
-        and their conversion tables (pieces on both sides); none for a position the tables do
-        not hold (pawns, more pieces)."""
-        pieces = board.piece_map().values()
-        if len(pieces) > 5 or any(p.piece_type == PAWN for p in pieces):
-            return []
-        try:
-            own = locate(board).material
-        except TablebaseError:
-            return []
-        tables = reachable(board)
-        known = own is None or own.key in {m.key for m in tables}
-        if own is not None and not known and self.path(own).exists():
-            tables = [own, *tables]  # a 5-piece table, made on request
-        kind = kind_for(board.variant)
-        todo: list[tuple[Material, str]] = [(m, "") for m in tables]
-        if kind is not None:
-            todo += [(m, kind) for m in tables if two_sided(m) and m.pieces <= SEARCH_PIECES]
-        return todo
 
     # --- news ------------------------------------------------------------------------------
 
@@ -637,9 +524,11 @@ __all__ = [
     "TableView",
     "default_tables",
     "reachable",
+    "root_tables",
     "shared_tables",
     "signature",
     "table_answer",
     "table_line",
     "table_moves",
+    "wanted_tables",
 ]
