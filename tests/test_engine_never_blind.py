@@ -23,6 +23,7 @@ from kradan.egtb import Tablebase, parse_key
 from kradan.egtb.generate import generate, generate_one
 from kradan.egtb.material import Material
 from kradan.engine.chess import Searcher
+from kradan.engine.driver import StopClock
 from kradan.engine.protocol.uci import UciEngine, format_info
 from kradan.engine.types import Limit
 
@@ -242,3 +243,16 @@ def test_a_table_on_the_clock_is_read_in_the_background(
     assert result.info is not None and result.info.nodes == 0  # the tables' answer
     assert result.move == expected and reads() == read
     assert format_info(result.info).startswith("info depth 1 ")
+
+
+def test_the_stop_clock_stops_each_search_that_runs_out_of_time() -> None:
+    """One waiting thread serves every search of a searcher: it stops each one due, and a
+    cancelled one not (cancelled before it was due)."""
+    stopped = threading.Semaphore(0)
+    clock = StopClock(stopped.release)
+    for _ in range(3):
+        assert clock.start(0.0)
+        assert stopped.acquire(timeout=60)
+    assert clock.start(1e6)
+    clock.cancel()
+    assert clock.due is None and not stopped.acquire(blocking=False)

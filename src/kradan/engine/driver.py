@@ -159,14 +159,11 @@ def _watch(owner: weakref.ref[StopClock], changed: threading.Condition) -> None:
                 return
             due, now = clock.due, time.perf_counter()
             if due is not None and due <= now:
+                # under the lock: once ``cancel`` returns, no stop of this search comes late
+                # (it would stop the next one, whose ``arm`` came before it)
                 clock.due = None
-                stop = clock._stop
+                clock._stop()
                 del clock
-                changed.release()
-                try:
-                    stop()
-                finally:
-                    changed.acquire()
                 continue
             del clock  # not kept alive by its own thread while it waits
             if not changed.wait(CLOCK_IDLE if due is None else due - now) and due is None:
@@ -202,8 +199,9 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         #: the first depth of the running search is complete: a stop binds at once
         self._stop_binds = False
         self._stop_lock = threading.Lock()
-        #: seconds the last search spent before its first root search or its tables' answer
-        #: (setting up, the endgame tables' preparation)
+        #: seconds the last search spent before its first root search (setting up, the
+        #: endgame tables' preparation, a root probe that found no answer), or on the whole
+        #: answer when the tables gave it
         self.preparation = 0.0
 
     def resize(self, hash_mb: int) -> None:
