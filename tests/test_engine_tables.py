@@ -9,7 +9,7 @@ ones (KMMvK, two like pieces; KRvKN, pieces on both sides) are generated once fo
 from __future__ import annotations
 
 import random
-import time
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -169,41 +169,38 @@ def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
     assert tables.value(board) == (0, None)
 
 
-def test_reading_tables_waits_when_the_move_has_no_time_for_it(tmp_path: Path) -> None:
-    """A 4-piece table is read (about 0.1 s) only when that ends by the deadline the clock
-    gives; the search goes on without it, and a later search with time reads it. A search on
-    a short clock passes such a deadline: a tournament clock never pays for a slow read."""
+def test_a_search_on_the_clock_never_waits_for_a_table(tmp_path: Path) -> None:
+    """On the clock a table not yet in memory is read in the background, and the search
+    probes it from the moment it is in place (its slots appear then); without a clock the
+    search reads it first. Reading is held up here until the search has been prepared, so
+    this shows that the preparation did not wait for it."""
     material = parse_key("KRRvK")
     write_table(tmp_path / "KRRvK.ktb", material, np.full(1 << 24, 1, dtype=np.uint8))
     board = kradan.Board("8/8/3k4/8/8/3K4/8/R6R w - - 0 1")
     tables = EngineTables(tmp_path)
-    assert tables.prepare(board, deadline=time.perf_counter()) == 3  # the shipped KRvK only
-    assert tables.slots[signature("RR", "")] == -1
-    assert tables.prepare(board, deadline=time.perf_counter() + 60) == 4
-    assert tables.slots[signature("RR", "")] >= 0 and 0 < tables.read_seconds < 60
-    assert tables.prepare(board, deadline=time.perf_counter()) == 4  # read: it stays
+    tables.prepare(kradan.Board("8/8/3k4/8/8/3K4/8/R7 w - - 0 1"))  # KRvK
+    release = threading.Event()
+    read = tables.load
+
+    def held_up(material: Material, kind: str = "") -> np.ndarray:
+        assert release.wait(60)
+        return read(material, kind)
+
+    tables.load = held_up  # type: ignore[method-assign]
+    # 4: the search may probe KRRvK as soon as it arrives
+    assert tables.prepare(board, wait=False) == 4
+    assert tables.slots[signature("RR", "")] == -1 and tables.reads == 1
+    release.set()
+    assert tables.wait_loaded(60)
+    assert tables.slots[signature("RR", "")] >= 0 and tables.reads == 2  # set by the loader
+    assert tables.prepare(board, wait=False) == 4 and tables.reads == 2  # read: it stays
     # seven pieces, three captures from KRRvK: probed once read, not read for this position
     far = kradan.Board("8/2n5/3k4/2n5/8/3K4/2N5/R6R w - - 0 1")
     assert tables.prepare(far) == 4
     assert EngineTables(tmp_path).prepare(far) == 3
-    searcher = Searcher(1)
-    searcher.use_tables(tmp_path)
-    deadlines: list[float | None] = []
-    engine_tables = searcher.endgame_tables
-    assert engine_tables is not None
-    original = engine_tables.prepare
-
-    def record(board: kradan.Board, deadline: float | None = None) -> int:
-        deadlines.append(deadline)
-        return original(board, deadline)
-
-    engine_tables.prepare = record  # type: ignore[method-assign]
-    began = time.perf_counter()
-    searcher.best_move(board, Limit(white_clock=1.0))
-    searcher.best_move(board, Limit(depth=2))
-    first, second = deadlines
-    assert first is not None and began < first < began + 1.0
-    assert second is None  # no clock: every table is read
+    # without a clock: read before the search
+    fresh = EngineTables(tmp_path)
+    assert fresh.prepare(board) == 4 and fresh.slots[signature("RR", "")] >= 0
 
 
 def test_the_root_answers_from_the_tables(directory: Path) -> None:

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from kradan import Board
-from kradan.engine.driver import stop_timer
+from kradan.engine.driver import StopClock
 from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.errors import InvalidFenError, PgnError
 from kradan.games import find_game, new_board
@@ -95,11 +95,11 @@ def test_an_xboard_time_no_timer_can_wait_is_refused_not_a_dead_thread(command: 
 
 
 def test_a_timer_past_what_threading_can_wait_is_not_armed() -> None:
-    assert stop_timer(1e300, lambda: None) is None
-    assert stop_timer(float("nan"), lambda: None) is None
-    timer = stop_timer(1e6, lambda: None)
-    assert timer is not None
-    timer.cancel()
+    clock = StopClock(lambda: None)
+    assert not clock.start(1e300)
+    assert not clock.start(float("nan"))
+    assert clock.start(1e6)
+    clock.cancel()
 
 
 def test_a_bad_match_time_control_is_an_error_line_not_a_traceback(

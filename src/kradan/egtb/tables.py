@@ -54,15 +54,22 @@ class TableSet:
             self._cache.popitem(last=False)
         return values
 
+    def source(self, material: Material, kind: str = "") -> Path | None:
+        """The file :meth:`load` reads for ``material``'s table (of ``kind``): the one in the
+        directory, else the packaged one; ``None`` when neither exists."""
+        path = self.path(material, kind)
+        if path.exists():
+            return path
+        packaged = PACKAGED / file_name(material, kind)
+        return packaged if packaged.exists() else None
+
     def load(self, material: Material, kind: str = "") -> np.ndarray:
         """Read ``material``'s table (of ``kind``) from its file, past the cache (see
         :meth:`values` for the errors)."""
+        source = self.source(material, kind)
+        if source is not None:
+            return read_table(source, material, kind)
         path = self.path(material, kind)
-        if path.exists():
-            return read_table(path, material, kind)
-        packaged = PACKAGED / file_name(material, kind)
-        if packaged.exists():
-            return read_table(packaged, material, kind)
         if not self.generate_missing:
             name = path.name.removesuffix(".ktb")
             raise MissingTableError(

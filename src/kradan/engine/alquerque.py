@@ -51,9 +51,7 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._pv_length = np.zeros(0, dtype=np.int64)
         self._roots: list[tuple[AlquerqueMove, int]] = []
 
-    def prepare(
-        self, board: Board, tables: Tables, *, multipv: bool, deadline: float | None = None
-    ) -> None:
+    def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
         variant = board.variant
         ctx[A.C_BELL] = int(variant.bell)

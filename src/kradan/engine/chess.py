@@ -11,7 +11,6 @@ driver with the compiled kernel of :mod:`kradan.engine.kernels.search`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,7 @@ from .kernels import nnue, node
 from .kernels import search as S
 from .kernels.ordering import PIECE_TO_NB
 from .network import Network, default_network, load_network
-from .tablebase import EngineTables, table_line
+from .tablebase import EngineTables, TableView, shared_tables, table_line
 from .types import MATE, MAX_CONTEMPT, Limit, PovScore, Score, SearchInfo
 
 assert node.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
@@ -70,8 +69,9 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._pv = np.zeros((node.MAX_PLY + 1, node.MAX_PLY + 1), dtype=np.int32)
         self._pv_length = np.zeros(node.MAX_PLY + 1, dtype=np.int64)
         self._bbs = self._info = _NOTHING
-        #: the endgame tables the search probes (``None``: none)
+        #: the endgame tables the search probes (``None``: none), and its view of them
         self.egtb: EngineTables | None = None
+        self.egtb_view: TableView | None = None
         #: the least depth left at which the search probes them
         self.egtb_depth = 1
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
@@ -92,9 +92,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
         self._cont[:] = 0
         self._killers[:] = 0
 
-    def prepare(
-        self, board: Board, tables: Tables, *, multipv: bool, deadline: float | None = None
-    ) -> None:
+    def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         self._bbs, self._info = board.kernel_arrays(room=2 * node.MAX_PLY)  # undo records fit
         eval_set = W.eval_set(self._info)
         self._row = self.weights[eval_set]
@@ -113,18 +111,39 @@ class ChessAdapter(GameAdapter[Board, Move]):
         tables.ctx[node.C_CONTEMPT] = self.contempt
         tables.ctx[node.C_STALEMATE] = _STALEMATE_SCORE[variant.stalemate]
         tables.ctx[node.C_DRAW_PLY] = int(variant.counting is CountingMode.DECLARED)
-        most = self.egtb.prepare(board, deadline) if self.egtb is not None else 0
+        egtb, view = self.egtb, self.egtb_view
+        most = 0
+        if egtb is not None and view is not None:
+            most = egtb.prepare(board, wait=not clocked, view=view)
         tables.ctx[node.C_EGTB_PIECES] = most
         tables.ctx[node.C_EGTB_DEPTH] = self.egtb_depth
         tables.ctx[node.C_EGTB_CLOCK] = 2 * variant.n_move_rule
         self._slab, self._slots = _NO_SLAB, _NO_SLOTS
-        if most and self.egtb is not None:
-            self._slab, self._slots = self.egtb.slab, self.egtb.slots
+        if most and egtb is not None and view is not None:
+            self._slab, self._slots = egtb.slab, view.slots
         if not multipv:
             self._history //= 2
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves)
+
+    def root_answer(self, board: Board, *, clocked: bool) -> SearchInfo[Move] | None:
+        """A position the endgame tables call won or lost is answered from them: the fastest
+        mate the count allows, or the longest resistance (one report, the tables' line as its
+        principal variation, no nodes). On the clock only tables in memory answer (the others
+        are being read for a later move)."""
+        tables = self.egtb
+        if tables is None or len(board.piece_map()) > 5:
+            return None
+        began = time.perf_counter()
+        found = tables.root(board, load=not clocked)
+        if found is None or found.wdl == 0 or found.best_move is None:
+            return None
+        moves = found.mate_moves or 0
+        score = Score(mate=moves * found.result) if found.result else Score(cp=0)
+        line = table_line(tables, board, found, TABLE_LINE, load=not clocked)
+        seconds = time.perf_counter() - began
+        return SearchInfo(1, found.dtm or 0, PovScore(score, board.turn), line, 0, seconds)
 
     def search_root(
         self, depth: int, alpha: int, beta: int, tables: Tables, excluded: np.ndarray = _NOTHING
@@ -176,12 +195,29 @@ class Searcher(IterativeDeepening[Board, Move]):
         :func:`kradan.egtb.default_directory`, with the 3-piece tables kradan ships; ``False``:
         no tables) at the root, and in the search where at least ``probe_depth`` plies are left.
         """
+        adapter = self.adapter
         if directory is False:
-            self.adapter.egtb = None
+            adapter.egtb = adapter.egtb_view = None
         else:
             path = None if directory is None or directory is True else Path(directory)
-            self.adapter.egtb = EngineTables(path)
-        self.adapter.egtb_depth = max(1, probe_depth)
+            tables = shared_tables(path)  # read once per process, whichever searcher asks
+            tables.refresh()  # a table made since is found, a rebuilt one read again
+            if adapter.egtb is not tables or adapter.egtb_view is None:
+                adapter.egtb, adapter.egtb_view = tables, tables.view()
+        adapter.egtb_depth = max(1, probe_depth)
+
+    def preload(self, board: Board | None = None) -> None:
+        """Start reading the endgame tables that a search of ``board`` would use, in the
+        background (the 3-piece ones without a board): before the clock runs, so that the
+        search finds them in memory."""
+        if self.adapter.egtb is not None:
+            self.adapter.egtb.preload(board)
+
+    def wait_for_tables(self, timeout: float | None = None) -> bool:
+        """Wait until the endgame tables being read are in memory; ``False`` when ``timeout``
+        seconds passed first."""
+        tables = self.adapter.egtb
+        return tables is None or tables.wait_loaded(timeout)
 
     def use_weights(self, weights: str | Path | np.ndarray | None) -> None:
         """Evaluate with ``weights``: the file of that path (the form of
@@ -225,32 +261,6 @@ class Searcher(IterativeDeepening[Board, Move]):
     def endgame_tables(self) -> EngineTables | None:
         """The endgame tables in use (``None``: none)."""
         return self.adapter.egtb
-
-    def search(
-        self, board: Board, limit: Limit | None = None, *, armed: bool = False
-    ) -> Iterator[SearchInfo[Move]]:
-        """As :meth:`IterativeDeepening.search`, but a position the endgame tables call won or
-        lost is answered from them at once: the fastest mate the count allows, or the longest
-        resistance (one report, the tables' line as its principal variation)."""
-        known = self._from_tables(board)
-        if known is not None:
-            yield known
-            return
-        yield from super().search(board, limit, armed=armed)
-
-    def _from_tables(self, board: Board) -> SearchInfo[Move] | None:
-        tables = self.adapter.egtb
-        if tables is None or len(board.piece_map()) > 5:
-            return None
-        began = time.perf_counter()
-        found = tables.root(board)
-        if found is None or found.wdl == 0 or found.best_move is None:
-            return None
-        moves = found.mate_moves or 0
-        score = Score(mate=moves * found.result) if found.result else Score(cp=0)
-        line = table_line(tables, board, found, TABLE_LINE)
-        seconds = time.perf_counter() - began
-        return SearchInfo(1, found.dtm or 0, PovScore(score, board.turn), line, 0, seconds)
 
 
 ChessSearcher = Searcher

@@ -3,12 +3,18 @@
 A :class:`GameAdapter` knows one game's kernel (how to prepare its arrays, call its root search
 and read back the principal variation); :class:`IterativeDeepening` drives any adapter, so each
 game's searcher is this driver and its adapter.
+
+Never a blind move: the first depth is always searched to its end. A stop (``stop``, a GUI's
+``stop``, the hard time limit's timer, a node budget) that comes before it is held back and
+takes effect as soon as that depth is done (microseconds to a millisecond), so every answer
+comes from at least a completed depth-1 search (or from the endgame tables' move).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -67,12 +73,15 @@ class GameAdapter(ABC, Generic[BoardT, MoveT]):
         """Forget the move ordering learnt in earlier searches (a new game)."""
 
     @abstractmethod
-    def prepare(
-        self, board: BoardT, tables: Tables, *, multipv: bool, deadline: float | None = None
-    ) -> None:
-        """Set up the kernel's arrays and ``ctx`` rule switches for a search of ``board``;
-        slow preparation that can wait for a later search (reading endgame tables) stops at
-        ``deadline`` (a :func:`time.perf_counter` time; ``None``: none)."""
+    def prepare(self, board: BoardT, tables: Tables, *, multipv: bool, clocked: bool) -> None:
+        """Set up the kernel's arrays and ``ctx`` rule switches for a search of ``board``.
+        A search on the move's time (``clocked``) never waits for slow work: endgame tables
+        not yet in memory are read in the background meanwhile. One without a clock may."""
+
+    def root_answer(self, board: BoardT, *, clocked: bool) -> SearchInfo[MoveT] | None:
+        """An exact answer for the prepared position without searching (the endgame tables'
+        move), or ``None``: search it."""
+        return None
 
     @abstractmethod
     def playable(self, board: BoardT) -> bool:
@@ -96,22 +105,74 @@ class GameAdapter(ABC, Generic[BoardT, MoveT]):
 
 #: the longest limit a timer is armed for (about 31 years; ``threading`` overflows far beyond)
 LONGEST_WAIT = 1e9
-#: the share of a move's soft time that reading endgame tables for its search may take; the
-#: tables it leaves are read by later searches (a 4-piece table takes about 0.1 s)
-PREPARE_SHARE = 0.5
 #: an aspiration window that has failed until it is wider than this searches without bounds
 ASPIRATION_WIDEST = 1000
 
 
-def stop_timer(seconds: float | None, stop: Callable[[], None]) -> threading.Timer | None:
-    """A started daemon timer that calls ``stop`` after ``seconds`` (none without a limit, or
-    with a limit past what a timer can wait: such a search ends by its other bounds or a stop)."""
-    if seconds is None or not seconds < LONGEST_WAIT:
-        return None
-    timer = threading.Timer(max(0.0, seconds), stop)
-    timer.daemon = True
-    timer.start()
-    return timer
+#: seconds the stop clock's thread waits for a search before it lets go (a later one starts it)
+CLOCK_IDLE = 5.0
+
+
+class StopClock:
+    """Calls ``stop`` when a search's hard time limit has passed: one waiting thread serves all
+    of a searcher's searches, since starting a thread (a :class:`threading.Timer`) per search
+    took up to 4 ms on a busy machine, before the search could begin. The thread holds the
+    clock only weakly and ends after :data:`CLOCK_IDLE` idle seconds."""
+
+    def __init__(self, stop: Callable[[], None]) -> None:
+        self._stop = stop
+        self._changed = threading.Condition()
+        #: when to stop (a :func:`time.perf_counter` time; ``None``: not armed)
+        self.due: float | None = None
+        self._watching = False
+
+    def start(self, seconds: float | None) -> bool:
+        """Stop after ``seconds``; returns whether that was armed (not without a limit, nor
+        with one past what a thread can wait: such a search ends by its other bounds)."""
+        with self._changed:
+            self.due = None
+            if seconds is not None and seconds < LONGEST_WAIT:  # not for NaN either
+                self.due = time.perf_counter() + max(0.0, seconds)
+                if not self._watching:
+                    self._watching = True
+                    watcher = threading.Thread(
+                        target=_watch, args=(weakref.ref(self), self._changed),
+                        name="kradan-stop-clock", daemon=True,
+                    )  # fmt: skip
+                    watcher.start()
+            self._changed.notify_all()
+            return self.due is not None
+
+    def cancel(self) -> None:
+        with self._changed:
+            self.due = None
+            self._changed.notify_all()
+
+
+def _watch(owner: weakref.ref[StopClock], changed: threading.Condition) -> None:
+    """The stop clock's thread: calls the clock's ``stop`` when its time is due; ends when the
+    clock is gone, or has been idle for :data:`CLOCK_IDLE` seconds."""
+    with changed:
+        while True:
+            clock = owner()
+            if clock is None:
+                return
+            due, now = clock.due, time.perf_counter()
+            if due is not None and due <= now:
+                # under the lock: once ``cancel`` returns, no stop of this search comes late
+                # (it would stop the next one, whose ``arm`` came before it)
+                clock.due = None
+                clock._stop()
+                del clock
+                continue
+            del clock  # not kept alive by its own thread while it waits
+            if not changed.wait(CLOCK_IDLE if due is None else due - now) and due is None:
+                clock = owner()
+                if clock is None or clock.due is None:
+                    if clock is not None:
+                        clock._watching = False
+                    return
+                del clock
 
 
 def table_size(hash_mb: int) -> int:
@@ -129,10 +190,20 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         self.ctx = np.zeros(adapter.ctx_size, dtype=np.int64)
         self.tables = Tables(self.ctx, np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
         self.resize(hash_mb)
-        self._timer: threading.Timer | None = None
+        self._clock = StopClock(self.stop)
         self._started = 0.0
         self._turn = True
         self._node_budget = 0
+        self._clocked = False
+        #: a stop was asked for (it binds once the first depth is complete)
+        self._stop_asked = False
+        #: the first depth of the running search is complete: a stop binds at once
+        self._stop_binds = False
+        self._stop_lock = threading.Lock()
+        #: seconds the last search spent before its first root search (setting up, the
+        #: endgame tables' preparation, a root probe that found no answer), or on the whole
+        #: answer when the tables gave it
+        self.preparation = 0.0
 
     def resize(self, hash_mb: int) -> None:
         """Allocate a transposition table of about ``hash_mb`` megabytes (a power of two)."""
@@ -147,13 +218,26 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         self.adapter.clear()
 
     def stop(self) -> None:
-        """Ask a running search to stop; it returns within milliseconds."""
-        self.ctx[self.adapter.stop_slot] = 1
+        """Ask a running search to stop; it returns within milliseconds, and never before its
+        first depth is complete (so that its move is never a blind one)."""
+        with self._stop_lock:
+            self._stop_asked = True
+            if self._stop_binds:
+                self.ctx[self.adapter.stop_slot] = 1
 
     def arm(self) -> None:
         """Clear a previous stop before starting a search in another thread, so that a stop
         that arrives before that thread gets going is not lost (pass ``armed=True`` then)."""
-        self.ctx[:] = 0
+        with self._stop_lock:
+            self.ctx[:] = 0
+            self._stop_asked = self._stop_binds = False
+
+    def _bind_stop(self) -> None:
+        """The first depth is complete: a stop asked for (or asked from now on) binds."""
+        with self._stop_lock:
+            self._stop_binds = True
+            if self._stop_asked:
+                self.ctx[self.adapter.stop_slot] = 1
 
     def _stopped(self) -> bool:
         return bool(self.ctx[self.adapter.stop_slot])
@@ -161,23 +245,29 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
     def _begin(
         self, board: BoardT, limit: Limit, armed: bool, *, multipv: bool
     ) -> tuple[float | None, int]:
-        """Reset ``ctx`` (keeping an armed stop), prepare the kernel, start the clock and the
-        hard-limit timer; returns the soft time and the deepest depth."""
+        """Reset ``ctx`` (keeping an armed stop asked for), prepare the kernel, start the clock
+        and the hard-limit timer; returns the soft time and the deepest depth."""
         adapter = self.adapter
-        stop = self.ctx[adapter.stop_slot] if armed else 0
-        self.ctx[:] = 0
-        self.ctx[adapter.stop_slot] = stop
-        # the first depth is always searched to its end, so that there is a move to play: a
-        # node budget binds from the second depth on (:meth:`_deepen`)
+        # the clock runs from here: the preparation is part of the move's time
+        self._started = time.perf_counter()
+        with self._stop_lock:
+            self.ctx[:] = 0
+            self._stop_asked = self._stop_asked and armed
+            # the first depth is always searched to its end, so that there is a move to play:
+            # a stop binds once it is (:meth:`_bind_stop`), a node budget from the second
+            # depth on (:meth:`_deepen`)
+            self._stop_binds = False
         self._node_budget = limit.nodes or 0
         soft, hard = time_budget(limit, board.turn)
         self._turn = bool(board.turn)  # the side the reports' scores are for
-        # the clock runs from here: reading tables for the search is part of the move's time
-        self._started = time.perf_counter()
-        self._timer = stop_timer(hard, self.stop)
-        deadline = None if soft is None else self._started + PREPARE_SHARE * soft
-        adapter.prepare(board, self.tables, multipv=multipv, deadline=deadline)
+        self._clock.start(hard)
+        self._clocked = hard is not None
+        adapter.prepare(board, self.tables, multipv=multipv, clocked=self._clocked)
         return soft, min(limit.depth or adapter.max_depth, adapter.max_depth)
+
+    def _prepared(self) -> None:
+        """The preparation is over: the first root search (or the tables' answer) begins."""
+        self.preparation = time.perf_counter() - self._started
 
     def _deepen(self, depth: int) -> None:
         """Before searching ``depth``: from the second depth on, the node budget binds."""
@@ -185,9 +275,7 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
             self.ctx[self.adapter.node_limit_slot] = self._node_budget
 
     def _end(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._clock.cancel()
 
     def _report(
         self, depth: int, score: int, pv: list[MoveT], seldepth_extra: int = 0
@@ -234,10 +322,17 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         try:
             if not adapter.playable(board):
                 return
+            known = adapter.root_answer(board, clocked=self._clocked)
+            self._prepared()
+            if known is not None:
+                yield known
+                return
             for depth in range(1, max_depth + 1):
                 self._deepen(depth)
                 score = int(self._search_depth(depth, previous))
-                if self._stopped() and depth > 1:
+                if depth == 1:
+                    self._bind_stop()
+                elif self._stopped():
                     break
                 previous = score
                 info = self._report(depth, score, adapter.principal_variation(board))
@@ -264,10 +359,13 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         try:
             if not adapter.playable(board):
                 return
+            self._prepared()
             for depth in range(1, max_depth + 1):
                 self._deepen(depth)
                 found = adapter.root_lines(board, depth, lines, self.tables, self._report)
-                if self._stopped() and depth > 1:
+                if depth == 1:
+                    self._bind_stop()
+                elif self._stopped():
                     break
                 found.sort(key=lambda line: -line.score.value)
                 if found:
@@ -293,4 +391,4 @@ class IterativeDeepening(Generic[BoardT, MoveT]):
         return SearchResult(last.pv[0], last, ponder, history)
 
 
-__all__ = ["GameAdapter", "IterativeDeepening", "Tables", "stop_timer", "table_size"]
+__all__ = ["GameAdapter", "IterativeDeepening", "StopClock", "Tables", "table_size"]

@@ -147,11 +147,33 @@ class Searchers:
         """The search that plays ``board``'s game."""
         return self._get(searcher_reference(board))
 
+    def preload(self, board: object) -> None:
+        """Start reading, in the background, the endgame tables a search of ``board`` would
+        use, in the search that plays it if it is made already (reading waits for no one)."""
+        try:
+            reference = searcher_reference(board)
+        except EngineError:
+            return
+        use = getattr(self._made.get(reference), "preload", None)
+        if use is not None:
+            use(board)
+
+    def wait_for_tables(self, timeout: float | None = None) -> bool:
+        """Wait until the endgame tables being read are in memory; ``False`` when ``timeout``
+        seconds passed first."""
+        ready = True
+        for searcher in self._made.values():
+            wait = getattr(searcher, "wait_for_tables", None)
+            if wait is not None:
+                ready = wait(timeout) and ready
+        return ready
+
     def warm(self, board: object) -> None:
         """Compile or load ``board``'s search now, before any clock runs (a short search)."""
         searcher = self.for_board(board)
         searcher.best_move(board, Limit(depth=1))
         list(searcher.search_multipv(board, Limit(depth=1), 2))
+        self.preload(board)
 
     def stop(self) -> None:
         """Stop whichever search is running."""

@@ -16,6 +16,9 @@ from ..types import Limit
 
 DEFAULT_HASH_MB = 16
 DEFAULT_GAME = "makruk"
+#: the longest ``isready`` waits for endgame tables being read (seconds; a 4-piece table takes
+#: about 0.13 s)
+TABLES_PATIENCE = 30.0
 #: the longest complaint line an engine writes: a 1 MB input line is not echoed whole
 MAX_COMPLAINT = 400
 
@@ -124,6 +127,14 @@ class EngineSession(ABC):
         for move in moves:
             board.push_uci(move)
         self.board = board
+        self.searchers.preload(board)  # its endgame tables, before a clock runs
+
+    def ready(self) -> None:
+        """Wait for the endgame tables being read (``isready``, ``ping``), unless a search is
+        running: the protocols answer at once then."""
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            self.searchers.wait_for_tables(TABLES_PATIENCE)
 
     # --- thinking --------------------------------------------------------------------------
 

@@ -126,6 +126,7 @@ class UciEngine(EngineSession):
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
+        self.ready()  # the endgame tables being read are in memory before the next ``go``
         self.send("readyok")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:

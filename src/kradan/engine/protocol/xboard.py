@@ -165,6 +165,7 @@ class XBoardEngine(EngineSession):
 
     def cmd_ping(self, rest: str) -> None:
         self.wait()
+        self.ready()
         self.send(clipped(f"pong {rest}"))
 
     def cmd_post(self, rest: str) -> None:
