@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from kradan import Board, Move
-from kradan.engine.protocol.xboard import XBoardEngine
+from kradan.engine.protocol.xboard import XBoardEngine, thinking_score
 from kradan.engine.types import Limit, PovScore, Score, SearchInfo
 from kradan.games import game_names, new_board
 
@@ -75,6 +75,16 @@ def test_force_setboard_go_and_post() -> None:
     assert session.wait_for("move ") == "move h2a2"
     assert any(line.split()[0].isdigit() for line in session.lines)  # thinking output
     assert session.wait_for("1-0") == "1-0 {checkmate}"
+
+
+def test_mate_scores_follow_the_protocol() -> None:
+    """CECP: a mate in n is posted as 100000 + n, mated in n as -100000 - n."""
+    session = new_session()
+    session.send("new", "force", "post", "setboard k7/2K5/8/8/8/8/7R/8 w - - 0 1", "sd 3", "go")
+    session.wait_for("move ")
+    scores = {int(line.split()[1]) for line in session.lines if line.split()[0].isdigit()}
+    assert 100001 in scores  # Ra2 mates at once
+    assert thinking_score(Score(mate=-3)) == -100003 and thinking_score(Score(cp=-40)) == -40
 
 
 def test_errors_never_end_the_session() -> None:

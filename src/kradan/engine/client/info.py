@@ -24,9 +24,9 @@ _NUMBERS = frozenset(
 )  # fmt: skip
 #: every keyword of an ``info`` line: where a list of moves (``pv``, ``refutation``) ends
 _KEYWORDS = _NUMBERS | {"score", "pv", "currmove", "refutation", "currline", "string", "wdl"}
-#: XBoard's mate scores: ``100000 + n`` for a mate in ``n`` (the protocol's rule), and what
-#: ``kradan xboard`` writes, ``100000 - n`` (:attr:`Score.value`); scores nearer than this are
-#: mates
+#: XBoard's mate scores: ``100000 + n`` for a mate in ``n`` (the protocol's rule, which
+#: ``kradan xboard`` follows), and ``100000 - n``, which some engines write; scores nearer than
+#: this are mates
 _XBOARD_MATE_RANGE = 1_000
 
 

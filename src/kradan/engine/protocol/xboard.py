@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ... import __version__
 from ...games import AnyBoard, game_names
-from ..types import Limit, SearchInfo
+from ..types import MATE_VALUE, Limit, Score, SearchInfo
 from .serve import serve
 from .session import (
     EngineSession,
@@ -225,7 +225,8 @@ class XBoardEngine(EngineSession):
             if self.post:
                 pv = " ".join(move.uci() for move in info.pv)
                 seconds = int(info.seconds * 100)
-                self.send(f"{info.depth} {info.score.value} {seconds} {info.nodes} {pv}")
+                score = thinking_score(info.score.relative)
+                self.send(f"{info.depth} {score} {seconds} {info.nodes} {pv}")
         for problem in self.table_news(board):
             self.send(clipped(f"# endgame tables: {problem}"))
         if last is not None and last.pv:
@@ -258,3 +259,11 @@ def _looks_like_move(text: str) -> bool:
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve XBoard on ``stdin``/``stdout`` until ``quit`` or end of input."""
     return serve(XBoardEngine, stdin, stdout)
+
+
+def thinking_score(score: Score) -> int:
+    """A score as XBoard's thinking output writes it: centipawns, ``100000 + n`` for a mate in
+    ``n`` moves and ``-100000 - n`` for mated in ``n`` (the protocol's convention)."""
+    if score.mate is None:
+        return score.cp or 0
+    return MATE_VALUE + score.mate if score.mate > 0 else -MATE_VALUE + score.mate
