@@ -94,7 +94,9 @@ def board(
         draw = None
     if draw is None:
         raise InvalidSvgOptionError(f"cannot draw {board!r}: its game has no SVG drawer")
-    text: str = draw(board, options, **marks, arrows=arrows, fill=fill or {}, squares=squares)
+    # a game's drawer that predates ``squares`` still draws what asks nothing of it
+    crosses = {} if squares == () else {"squares": squares}
+    text: str = draw(board, options, **marks, arrows=arrows, fill=fill or {}, **crosses)
     return text
 
 
