@@ -65,8 +65,11 @@ def main() -> int:
         environment = dict(os.environ, NUMBA_CACHE_DIR=folder)
         done = subprocess.run(
             [sys.executable, "-c", CHILD, args.game, args.network],
-            env=environment, check=True, capture_output=True, text=True,
+            env=environment, check=False, capture_output=True, text=True,
         )  # fmt: skip
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return done.returncode
     report = json.loads(done.stdout.strip().splitlines()[-1])
     found = report["found"]
     rows = []

@@ -83,6 +83,24 @@ def test_numba_cache_dir_mirrors_the_source_tree(
     assert _cache._cache_dir(folder) == tmp_path / "cache" / folder.relative_to(folder.anchor)
 
 
+def test_a_read_only_install_is_kept_where_numba_keeps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wheel installed where the user cannot write: numba keeps the compiled code in the
+    user's cache folder, and the stale-cache check looks there too (an upgrade then never
+    runs old kernels)."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(_cache, "_writable", lambda folder: False)
+    from kradan._core import makemove
+
+    function = makemove.make_move.py_func
+    source = Path(function.__code__.co_filename)
+    numba_says = numba.core.caching.UserWideCacheLocator(function, str(source)).get_cache_path()
+    assert _cache._cache_dir(source.parent) == Path(numba_says)
+    monkeypatch.setattr(_cache, "_writable", lambda folder: True)
+    assert _cache._cache_dir(source.parent) == source.parent / "__pycache__"
+
+
 def _files_with_compiled_functions() -> set[Path]:
     """The source files of every numba function in the kradan modules that use numba."""
     files: set[Path] = set()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -30,12 +31,34 @@ _COMPILED = (
 _STAMP = "kradan-kernel.fingerprint"
 
 
+def _writable(folder: Path) -> bool:
+    """Whether numba can keep its cache in ``folder`` (it tries the same way)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
 def _cache_dir(source: Path) -> Path:
+    """Where numba keeps the compiled code of the files in ``source``: below
+    ``NUMBA_CACHE_DIR`` when it is set, beside the sources when their ``__pycache__`` is
+    writable (a clone, a wheel in a virtual environment), else in the user's cache folder (a
+    wheel installed read-only), the folder numba's own user-wide locator chooses."""
     custom = os.environ.get("NUMBA_CACHE_DIR")
     if custom:
         # numba mirrors the source tree below NUMBA_CACHE_DIR
         return Path(custom) / source.relative_to(source.anchor)
-    return source / "__pycache__"
+    in_tree = source / "__pycache__"
+    if _writable(in_tree):
+        return in_tree
+    from numba.core.caching import UserWideCacheLocator
+    from numba.misc.appdirs import AppDirs
+
+    user_cache = AppDirs(appname="numba", appauthor=False).user_cache_dir  # type: ignore[no-untyped-call]
+    subpath = UserWideCacheLocator.get_suitable_cache_subpath(str(source / "__init__.py"))  # type: ignore[no-untyped-call]
+    return Path(user_cache) / subpath
 
 
 def _sources() -> list[Path]:
@@ -73,4 +96,4 @@ def drop_stale_cache() -> None:
                 path.unlink()
         stamp.write_text(current, encoding="ascii")
     except OSError:
-        pass  # a read-only install: numba falls back to its own cache location
+        pass  # neither place can be written: numba compiles on every run and keeps nothing

@@ -91,8 +91,21 @@ class TerminalGame:
 
         book_file = getattr(args, "book", None)
         book = Book.read(book_file) if book_file else None
-        self.engine = KradanPlayer(self.level, game=self.board.variant.name, book=book)
+        self.engine = KradanPlayer(self.level, game=self.board.variant.name, book=book, warm=False)
         self.seconds = args.time
+        from ..engine.warmup import Warmup
+
+        # the search compiles (a first run) or loads while the player reads the board
+        self._warmup: Warmup | None = Warmup(self.engine.searchers, self.board.copy(), _silent)
+
+    def engine_ready(self) -> None:
+        """Wait until the engine's search is ready (saying why when it compiles)."""
+        warmup, self._warmup = self._warmup, None
+        if warmup is None:
+            return
+        if warmup.compiling:
+            self.write("kradan is compiling its search, once after an install; a moment ...")
+        warmup.wait()
 
     def pgn(self) -> str:
         """The game so far as PGN, the player and the engine named."""
@@ -125,6 +138,7 @@ class TerminalGame:
                 self.write(f"Game over: {outcome.result()} ({outcome.termination.value})")
                 return outcome.result()
             if self.board.turn != self.human:
+                self.engine_ready()
                 answer = self.engine.choose_move(self.board, Limit(time=self.seconds))
                 if answer.move is None:
                     self.write("The engine has no move.")
@@ -214,6 +228,7 @@ class TerminalGame:
         if found is not None and found.best_move is not None:
             self.write(f"hint: {self.board.san(found.best_move)} (endgame table: {found})")
             return
+        self.engine_ready()
         answer = self.engine.choose_move(self.board, Limit(time=min(self.seconds, 1.0)))
         if answer.move is not None:
             self.write(f"hint: {self.board.san(answer.move)}")
@@ -242,6 +257,7 @@ class TerminalGame:
                 f"kradan declines the draw: too early (before move {EARLIEST_DRAW_PLY // 2})"
             )
             return None
+        self.engine_ready()
         searcher = self.engine.searcher_for(self.board)
         answer = searcher.best_move(self.board, Limit(time=min(self.seconds, 1.0)))
         score = answer.info.score if answer.info else None
@@ -252,6 +268,10 @@ class TerminalGame:
             return "1/2-1/2"
         self.write("kradan declines the draw")
         return None
+
+
+def _silent() -> None:
+    """The warm-up says nothing when it starts compiling: the player may be typing."""
 
 
 def run(args: argparse.Namespace) -> int:

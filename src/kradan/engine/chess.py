@@ -105,6 +105,7 @@ class ChessAdapter(GameAdapter[Board, Move]):
             tables.ctx[node.C_NET_BIAS] = network.bias
         else:
             self._nnue = _NO_NET
+        S.compile_for(self._nnue)  # the search for this network type only
         variant = board.variant
         self._age = (self._age + 1) & 255
         tables.ctx[node.C_AGE] = self._age

@@ -53,6 +53,8 @@ class KradanPlayer:
 
     :param game: the game it will play, so that its search is compiled or loaded now, before
         any clock runs (``None``: the chess family's).
+    :param warm: ``False`` leaves that to the caller (``kradan play`` does it in the
+        background, see :class:`kradan.engine.warmup.Warmup`).
     """
 
     def __init__(
@@ -67,6 +69,7 @@ class KradanPlayer:
         contempt: int = 0,
         network: Network | bool | None = None,
         network_name: str | None = None,
+        warm: bool = True,
     ) -> None:
         self.level = level
         #: an opening book: its moves are played while it knows the position
@@ -84,7 +87,8 @@ class KradanPlayer:
             self.name += f" (contempt {contempt})"
         if network_name:
             self.name += f" (network {network_name})"
-        self.searchers.warm(new_board(game) if game else Board())
+        if warm:  # compile or load the search now, before any clock runs
+            self.searchers.warm(new_board(game) if game else Board())
 
     def searcher_for(self, board: AnyBoard) -> GameSearch:
         """The search that plays ``board``'s game."""

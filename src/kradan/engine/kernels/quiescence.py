@@ -34,15 +34,16 @@ from .node import (
 )
 from .ordering import is_capture, is_tactical, order_captures, pick
 
-# Recursive functions get explicit signatures: numba then compiles them eagerly, which its
-# on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
-_QUIESCE_SIGNATURE = (
+# Recursive functions are compiled for explicit signatures (lazily typed recursive functions
+# crash when loaded from numba's cache): one per network array type, with a network (int32)
+# and without (int8), each compiled when a search first needs it (:func:`.search.compile_for`)
+QUIESCE_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64[::1], uint64[::1], int64[::1],"
     " int32[:, ::1], int64[:, ::1], int64[::1], %s[:, ::1])"
 )
 
 
-@numba.njit([_QUIESCE_SIGNATURE % "int32", _QUIESCE_SIGNATURE % "int8"], cache=True)
+@numba.njit(cache=True)
 def quiesce(
     bbs: np.ndarray,
     info: np.ndarray,

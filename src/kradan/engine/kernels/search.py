@@ -53,7 +53,7 @@ from .node import (
     static_value,
 )
 from .ordering import KILLER, PRUNED, is_tactical, order_moves, pick, piece_to, reward_quiet
-from .quiescence import quiesce
+from .quiescence import QUIESCE_SIGNATURE, quiesce
 from .tablebase import NO_VALUE
 from .tablebase import probe as table_probe
 
@@ -82,8 +82,8 @@ def _has_pieces(bbs: np.ndarray, info: np.ndarray) -> bool:
     return (own & ~(bbs[BB_TYPE + PAWN] | bbs[BB_TYPE + KING])) != 0
 
 
-# Recursive functions get explicit signatures: numba then compiles them eagerly, which its
-# on-disk cache handles (lazily typed recursive functions crash when loaded from the cache).
+# Recursive functions are compiled for explicit signatures, never typed lazily (that crashes
+# when numba loads them from its cache): see :func:`compile_for`
 _SEARCH_SIGNATURE = (
     "int64(uint64[::1], int64[::1], int64, int64, int64, int64, int64[::1], uint64[::1],"
     " int64[::1], int32[:, ::1], int64[:, :, ::1], int32[:, ::1], int64[:, ::1], int32[:, ::1],"
@@ -92,7 +92,7 @@ _SEARCH_SIGNATURE = (
 )
 
 
-@numba.njit([_SEARCH_SIGNATURE % "int32", _SEARCH_SIGNATURE % "int8"], cache=True)
+@numba.njit(cache=True)
 def search(
     bbs: np.ndarray,
     info: np.ndarray,
@@ -304,6 +304,27 @@ def search(
         _bound(best, original_alpha, beta), ctx[C_AGE],
     )  # fmt: skip
     return best
+
+
+#: the network array types the recursive kernels are compiled for in this process
+_COMPILED_FOR: set[str] = set()
+
+
+def compile_for(network: np.ndarray) -> None:
+    """Compile (or load from numba's cache) the recursive kernels for ``network``'s array type,
+    int32 with a network and int8 without, before :func:`search_root` is first typed for it:
+    a process compiles only the search it uses (each copy costs seconds on a first run)."""
+    dtype = str(network.dtype)
+    if dtype in _COMPILED_FOR:
+        return
+    for kernel, signature in ((quiesce, QUIESCE_SIGNATURE), (search, _SEARCH_SIGNATURE)):
+        kernel.disable_compile(False)
+        try:
+            kernel.compile(signature % dtype)
+        finally:
+            # closed again: a caller typed otherwise is an error, never a lazily typed copy
+            kernel.disable_compile(True)
+    _COMPILED_FOR.add(dtype)
 
 
 @numba.njit(cache=True, nogil=True)

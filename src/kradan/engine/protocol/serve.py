@@ -23,6 +23,8 @@ class Session(Protocol):
 
     def shutdown(self) -> None: ...
 
+    def begin_warmup(self) -> None: ...
+
 
 class TooLong(str):
     """What :func:`read_lines` yields for a line over :data:`MAX_LINE` bytes: its length."""
@@ -49,10 +51,13 @@ def serve(
     make_session: Callable[[Callable[[str], None]], Session],
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    *,
+    warm: bool = False,
 ) -> int:
     """Feed lines from ``stdin`` (default: the process's, read as bytes) to a session writing
     to ``stdout`` until it says stop or the input ends (then any search in progress is
-    stopped). Output to a reader that has gone away is dropped, never an error."""
+    stopped). Output to a reader that has gone away is dropped, never an error. With ``warm``
+    the session makes its search ready in the background from the start."""
     sink = stdout or sys.stdout
     binary = sys.stdout.buffer if stdout is None else None
     gone = False
@@ -74,6 +79,8 @@ def serve(
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
     session = make_session(write)
+    if warm:
+        session.begin_warmup()
     lines: Iterable[str] = stdin if stdin is not None else read_lines(sys.stdin.buffer)
     for line in lines:
         if isinstance(line, TooLong):

@@ -13,9 +13,15 @@ from ...errors import KradanError
 from ...games import AnyBoard, canonical_name, new_board
 from ..searchers import Searchers
 from ..types import Limit
+from ..warmup import Warmup
 
 DEFAULT_HASH_MB = 16
 DEFAULT_GAME = "makruk"
+#: said once when a first run compiles the search (benchmarks/first_move.py measures it)
+COMPILING = (
+    "kradan is compiling its search, once after an install (about half a minute on two "
+    "cores); the first move waits for it"
+)
 #: the longest ``isready`` waits for endgame tables being read (seconds; a 4-piece table takes
 #: about 0.13 s)
 TABLES_PATIENCE = 30.0
@@ -50,8 +56,16 @@ class EngineSession(ABC):
     A command's handler gets the rest of its line; a bad command is reported, never fatal.
     """
 
+    #: commands answered at once, even while the search is still being made ready
+    INSTANT: frozenset[str] = frozenset({"quit"})
+    #: commands that only set up (options, the position): while the search is being made
+    #: ready they are kept, in order, and run before the next command that needs the search
+    DEFERRED: frozenset[str] = frozenset()
+
     def __init__(self, write: Callable[[str], None]) -> None:
         self._write = write
+        self._warmup: Warmup | None = None
+        self._deferred: list[str] = []
         self._lock = threading.Lock()
         self.searchers = Searchers(DEFAULT_HASH_MB)
         self.variant = DEFAULT_GAME
@@ -92,10 +106,21 @@ class EngineSession(ABC):
         return method
 
     def handle(self, line: str) -> bool:
-        """Execute one command; returns ``False`` after ``quit``."""
+        """Execute one command; returns ``False`` after ``quit``. While the search is being
+        made ready (:meth:`begin_warmup`), set-up commands wait their turn and any other but
+        the handshake waits for it."""
         text = line.strip()
         if not text:
             return True
+        command = text.split(maxsplit=1)[0]
+        if self._warmup is not None and command not in self.INSTANT:
+            if self._warmup.running and command in self.DEFERRED:
+                self._deferred.append(text)
+                return True
+            self._finish_warmup()
+        return self._execute(text)
+
+    def _execute(self, text: str) -> bool:
         command, *rest = text.split(maxsplit=1)
         handler = self.handler(command)
         try:
@@ -109,6 +134,30 @@ class EngineSession(ABC):
         except Exception as error:  # a bug must not end the engine: say so and go on
             self.failed(text, RuntimeError(f"internal error {type(error).__name__}: {error}"))
             return True
+
+    # --- making the search ready -----------------------------------------------------------
+
+    def begin_warmup(self) -> None:
+        """Compile or load the current game's search in the background (the process has just
+        started: ``kradan uci``/``xboard``)."""
+        self._warmup = Warmup(self.searchers, self.board.copy(), self._say_compiling)
+
+    def _say_compiling(self) -> None:
+        self.notice(COMPILING)
+
+    def notice(self, message: str) -> None:
+        """Tell the GUI something it need not act on (UCI's ``info string``)."""
+        self.complain(message)
+
+    def _finish_warmup(self) -> None:
+        """Wait for the warm-up, then run the commands kept meanwhile."""
+        warmup, self._warmup = self._warmup, None
+        if warmup is None:
+            return
+        warmup.wait()
+        kept, self._deferred = self._deferred, []
+        for text in kept:
+            self._execute(text)
 
     # --- game and position -----------------------------------------------------------------
 
@@ -132,6 +181,12 @@ class EngineSession(ABC):
     def ready(self) -> None:
         """Wait for the endgame tables being read (``isready``, ``ping``), unless a search is
         running: the protocols answer at once then."""
+        warmup = self._warmup
+        if warmup is not None:
+            warmup.wait_unless_compiling()
+            if warmup.running:
+                return  # compiling: answered at once, the tables are read after it
+            self._finish_warmup()
         thread = self._thread
         if thread is None or not thread.is_alive():
             self.searchers.wait_for_tables(TABLES_PATIENCE)

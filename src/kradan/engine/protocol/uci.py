@@ -87,6 +87,9 @@ class UciEngine(EngineSession):
         self._random = random.Random()
         self.book: Book | None = None
 
+    INSTANT = frozenset({"quit", "uci", "isready", "debug", "register"})
+    DEFERRED = frozenset({"setoption", "position", "ucinewgame"})
+
     def complain(self, message: str) -> None:
         self.send(f"info string {clipped(message)}")
 
@@ -342,4 +345,4 @@ _int = whole_number
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve UCI on ``stdin``/``stdout`` until ``quit`` or end of input."""
-    return serve(UciEngine, stdin, stdout)
+    return serve(UciEngine, stdin, stdout, warm=True)

@@ -52,8 +52,17 @@ class XBoardEngine(EngineSession):
         self._moving = threading.Lock()
         self._move_wanted = False  # False once a command has cancelled the search's move
 
+    INSTANT = frozenset({"quit", "protover", "ping"}) | IGNORED
+    DEFERRED = frozenset(
+        {"new", "variant", "force", "setboard", "level", "st", "sd", "time", "otim", "post",
+         "nopost", "egtpath"}
+    )  # fmt: skip
+
     def complain(self, message: str) -> None:
         self.send(f"tellusererror {clipped(message)}")
+
+    def notice(self, message: str) -> None:
+        self.send(f"# {clipped(message)}")  # a comment line, which the GUI shows in its log
 
     def unknown(self, text: str) -> None:
         self.send(clipped(f"Error (unknown command): {text}"))
@@ -258,7 +267,7 @@ def _looks_like_move(text: str) -> bool:
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve XBoard on ``stdin``/``stdout`` until ``quit`` or end of input."""
-    return serve(XBoardEngine, stdin, stdout)
+    return serve(XBoardEngine, stdin, stdout, warm=True)
 
 
 def thinking_score(score: Score) -> int:
