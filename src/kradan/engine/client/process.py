@@ -96,6 +96,25 @@ class Client:
         #: what the engine says of itself (``name``, ``author`` where it says)
         self.id: dict[str, str] = {}
 
+    @classmethod
+    def popen(cls: type[ClientT], command: str | list[str], timeout: float = 30.0) -> ClientT:
+        """Start ``command`` (a list of words, or one line split as a shell would:
+        ``"kradan uci"``, ``"fairymax"``) and complete the protocol's handshake.
+
+        :raises EngineError: when the engine cannot start or does not answer in time.
+        """
+        client = cls(command_words(command), timeout)
+        try:
+            client.handshake()
+        except EngineError:
+            client.process.close(grace=0.0)
+            raise
+        return client
+
+    def handshake(self) -> None:
+        """Greet the engine and read what it says of itself (each protocol its own way)."""
+        raise NotImplementedError
+
     def __enter__(self: ClientT) -> ClientT:
         return self
 

@@ -15,7 +15,7 @@ from ...errors import EngineError
 from ..types import Limit, PlayResult, SearchInfo
 from .info import line_moves, uci_info
 from .options import EngineOption, find_option, uci_option
-from .process import STARTUP_GRACE, Client, command_words, outcome, think_time
+from .process import STARTUP_GRACE, Client, outcome, think_time
 
 
 def root_and_moves(board: Any) -> tuple[Any, list[Any]]:
@@ -41,18 +41,6 @@ def answer(move: Any, lines: dict[int, SearchInfo[Any]], **extra: Any) -> PlayRe
 
 class UciClient(Client):
     """An engine that speaks UCI."""
-
-    @classmethod
-    def popen(cls, command: str | list[str], timeout: float = 30.0) -> UciClient:
-        """Start ``command`` (a list of words, or one line split as a shell would:
-        ``"kradan uci"``) and complete the ``uci`` handshake."""
-        client = cls(command_words(command), timeout)
-        try:
-            client.handshake()
-        except EngineError:
-            client.process.close(grace=0.0)
-            raise
-        return client
 
     def handshake(self) -> None:
         self.process.send("uci")

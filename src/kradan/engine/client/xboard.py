@@ -16,24 +16,12 @@ from ...games import game_of
 from ..types import Limit, PlayResult, SearchInfo
 from .info import line_moves, xboard_info
 from .options import EngineOption, find_option, xboard_option
-from .process import Client, command_words, outcome, think_time
+from .process import Client, outcome, think_time
 from .uci import answer, root_and_moves
 
 
 class XBoardClient(Client):
     """An engine that speaks XBoard/CECP (protocol 2), such as Fairy-Max."""
-
-    @classmethod
-    def popen(cls, command: str | list[str], timeout: float = 30.0) -> XBoardClient:
-        """Start ``command`` (words, or one line: ``"fairymax"``) and complete the
-        handshake."""
-        client = cls(command_words(command), timeout)
-        try:
-            client.handshake()
-        except EngineError:
-            client.process.close(grace=0.0)
-            raise
-        return client
 
     def handshake(self) -> None:
         #: the features the engine declared, and its options by name
