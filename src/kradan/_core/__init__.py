@@ -17,6 +17,7 @@ from .perft import perft  # noqa: E402
 from .position import capacity, compute_key, grown, new_arrays  # noqa: E402
 from .queries import (  # noqa: E402
     checkers,
+    count_legal_moves,
     legal_moves,
     side_in_check,
     side_not_to_move_in_check,
@@ -27,6 +28,7 @@ __all__ = [
     "capacity",
     "checkers",
     "compute_key",
+    "count_legal_moves",
     "grown",
     "last_move",
     "legal_moves",

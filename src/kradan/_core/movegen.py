@@ -93,8 +93,10 @@ def drop_stalemating(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, n: int)
     kept = 0
     for i in range(n):
         move = out[i]
-        make_move(bbs, info, move)
-        replies = generate_moves(bbs, info, scratch, True)
+        make_move(bbs, info, np.int64(move))  # type: ignore[arg-type]
+        # the replies generated, not only counted: the search then compiles one copy of the
+        # generator (this rule is an option, and rare)
+        replies = generate_moves(bbs, info, scratch, False)
         stalemating = replies == 0 and not in_check(bbs, info[I_STM])
         unmake_move(bbs, info)
         if not stalemating:

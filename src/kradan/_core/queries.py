@@ -11,15 +11,19 @@ from .layout import I_STM
 
 
 @jit
-def legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray, count_only: bool) -> int:
-    """Write the legal moves into ``out`` (or only count them); returns how many.
+def legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal moves into ``out``; returns how many.
 
-    Python's entry point: the generator is called with a constant flag in each branch, so numba
-    keeps one compiled version per flag (the same two that perft uses).
+    Python's entry points: listing and counting are two functions, so that a process that only
+    lists moves (the engine before its first search) compiles one copy of the generator.
     """
-    if count_only:
-        return movegen.count_legal_moves(bbs, info, out)
     return movegen.legal_moves(bbs, info, out)
+
+
+@jit
+def count_legal_moves(bbs: np.ndarray, info: np.ndarray, out: np.ndarray) -> int:
+    """How many legal moves there are (``out`` is scratch space)."""
+    return movegen.count_legal_moves(bbs, info, out)
 
 
 @jit

@@ -13,11 +13,13 @@ from .perft import perft
 from .position import compute_key, new_arrays
 from .queries import (
     checkers,
+    count_legal_moves,
     legal_moves,
 )
 
 ENTRY_POINTS = (
     legal_moves,
+    count_legal_moves,
     make_move,
     unmake_move,
     perft,
@@ -75,8 +77,8 @@ def compile_all(announce: bool = False) -> None:
         announce_compilation()
     bbs, info = _tiny_position()
     buffer = np.empty(L.MAX_MOVES, dtype=np.int32)
-    n = legal_moves(bbs, info, buffer, False)
-    legal_moves(bbs, info, buffer, True)
+    n = legal_moves(bbs, info, buffer)
+    count_legal_moves(bbs, info, buffer)
     move = int(buffer[0])
     make_move(bbs, info, move)
     unmake_move(bbs, info)

@@ -79,7 +79,7 @@ class KernelView(BoardMoves):
         move lists: the compiled walk stays free of the option, which would slow it for every
         game (the option is for play; its perft is for tests)."""
         buffer = np.empty(L.MAX_MOVES, dtype=np.int64)
-        n = _core.legal_moves(self._bbs, self._info, buffer, False)
+        n = _core.legal_moves(self._bbs, self._info, buffer)
         if depth <= 1:
             return n if depth == 1 else 1
         total = 0

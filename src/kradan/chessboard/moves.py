@@ -28,7 +28,7 @@ class BoardMoves(BoardState):
 
     def _legal_codes(self) -> list[int]:
         if self._legal is None:
-            n = _core.legal_moves(self._bbs, self._info, self._buffer, False)
+            n = _core.legal_moves(self._bbs, self._info, self._buffer)
             self._legal = self._buffer[:n].tolist()
         return self._legal
 
@@ -167,7 +167,7 @@ class BoardMoves(BoardState):
         try:
             if not _core.side_in_check(self._bbs, self._info):
                 return False
-            return _core.legal_moves(self._bbs, self._info, self._buffer, True) == 0
+            return _core.count_legal_moves(self._bbs, self._info, self._buffer) == 0
         finally:
             _core.unmake_move(self._bbs, self._info)
 

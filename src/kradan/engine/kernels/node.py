@@ -157,13 +157,14 @@ def make_and_update(
 ) -> None:
     """Make ``move`` and, with a network, bring the next ply's accumulators up to date from
     the pieces on the move's two squares."""
+    # the move as int64, the type Python's calls give it: one compiled make_move, not two
     if not N.uses_network(nnue):
-        make_move(bbs, info, move)
+        make_move(bbs, info, np.int64(move))  # type: ignore[arg-type]
         return
     frm = (move >> MOVE_FROM_SHIFT) & MOVE_TO_MASK
     to = move & MOVE_TO_MASK
     from_was, to_was = info[I_BOARD + frm], info[I_BOARD + to]
-    make_move(bbs, info, move)
+    make_move(bbs, info, np.int64(move))  # type: ignore[arg-type]
     N.update(
         nnue, nnue, accumulator_row(ply), accumulator_row(ply + 1), frm, to, from_was, to_was,
         info[I_BOARD + frm], info[I_BOARD + to],
