@@ -315,8 +315,8 @@ def compile_for(network: np.ndarray) -> None:
     int32 with a network and int8 without, before :func:`search_root` is first typed for it:
     a process compiles only the search it uses (each copy costs seconds on a first run)."""
     dtype = str(network.dtype)
-    if dtype in _COMPILED_FOR:
-        return
+    if dtype in _COMPILED_FOR or not hasattr(search, "compile"):
+        return  # NUMBA_DISABLE_JIT=1 runs the plain Python functions: nothing to compile
     for kernel, signature in ((quiesce, QUIESCE_SIGNATURE), (search, _SEARCH_SIGNATURE)):
         kernel.disable_compile(False)
         try:
