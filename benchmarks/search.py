@@ -20,7 +20,6 @@ from collections.abc import Iterator
 
 from _table import peak_memory_mb, print_table
 
-from kradan import Board, alquerque
 from kradan.alquerque.variant import is_alquerque_name
 from kradan.engine import Limit
 from kradan.engine.searchers import Searchers
@@ -101,8 +100,10 @@ def main() -> int:
     searchers = Searchers(args.hash)
     if args.no_network:
         searchers.use_network(False)
-    searchers.warm(Board())  # load the compiled searches before timing
-    searchers.warm(alquerque.Board())
+    # load the compiled searches before timing: each game's (Sittuyin searches without a
+    # network, which is a compiled copy of its own)
+    for variant in dict.fromkeys(variant for variant, _, _ in POSITIONS):
+        searchers.warm(new_board(variant))
     peer = UciPeer(args.vs) if args.vs else None
     header = ["game", "position", "depth", "nodes", "seconds", "nodes/s", "best"]
     if peer:

@@ -89,7 +89,7 @@ def quiesce(
         alpha = stand
     # a check ends Kar Ouk, so there even a capture that loses material is searched
     sure = not checked and info[V_CHECK_WINS] == 0
-    keep = 0
+    keep = n - n  # a plain 0: a constant would compile order_captures and pick once more
     for i in range(n):
         move = buffer[i]
         if checked or is_tactical(info, move):

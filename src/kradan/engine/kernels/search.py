@@ -362,13 +362,17 @@ def search_root(
     ctx[C_SELDEPTH] = 0
     pv_length[0] = 0
     yes = depth >= 0  # a plain boolean for the signature of search
+    # the root's ply and "no previous move" as plain integers, not constants: numba compiles a
+    # callee again for each constant argument (seconds of a first run, for code run once here)
+    root = depth - depth
+    none = root - 1
     if N.uses_network(nnue):
-        N.refresh(bbs, nnue, nnue, accumulator_row(0))
+        N.refresh(bbs, nnue, nnue, accumulator_row(root))
     buffer = moves[0]
     total = legal_moves(bbs, info, buffer)
     if total == 0:
-        return _no_move_score(bbs, info, ctx, 0)
-    n = 0
+        return _no_move_score(bbs, info, ctx, root)
+    n = root
     for i in range(total):
         skip = False
         for j in range(len(excluded)):
@@ -383,18 +387,18 @@ def search_root(
     if checked:
         depth += 1
     else:
-        stack[STACK_OFFSET, S_EVAL] = static_value(bbs, info, weights, nnue, 0, ctx)
+        stack[STACK_OFFSET, S_EVAL] = static_value(bbs, info, weights, nnue, root, ctx)
     key = bbs[BB_KEY]
     tt_move = T.entry_move(T.tt_probe(tt_keys, tt_data, key))
     line = scores[0]
-    order_moves(bbs, info, buffer, line, n, tt_move, killers, history, cont, -1, -1, 0)
+    order_moves(bbs, info, buffer, line, n, tt_move, killers, history, cont, none, none, root)
     best = -INFINITE
     best_move = -1
     original_alpha = alpha
     for i in range(n):
         move = pick(buffer, line, i, n)
         stack[STACK_OFFSET, S_PIECE_TO] = piece_to(info, move)
-        make_and_update(bbs, info, move, nnue, 0)
+        make_and_update(bbs, info, move, nnue, root)
         if i == 0:
             score = -search(
                 bbs, info, depth - 1, -beta, -alpha, 1, ctx, tt_keys, tt_data, killers, history,
@@ -427,7 +431,18 @@ def search_root(
                 if score >= beta:
                     if not is_tactical(info, move):
                         reward_quiet(
-                            info, buffer, line, i, move, depth, killers, history, cont, -1, -1, 0
+                            info,
+                            buffer,
+                            line,
+                            i,
+                            move,
+                            depth,
+                            killers,
+                            history,
+                            cont,
+                            none,
+                            none,
+                            root,
                         )
                     break
     if ctx[C_STOP] and best == -INFINITE:
