@@ -58,6 +58,14 @@ def announce_compilation() -> None:
         event.register("numba:compile", _announcer)  # type: ignore[no-untyped-call]
 
 
+def stop_announcing() -> None:
+    """Say nothing more about compiling (what compiles from now on is announced elsewhere)."""
+    global _announcer
+    if _announcer is not None:
+        event.unregister("numba:compile", _announcer)  # type: ignore[no-untyped-call]
+        _announcer = None
+
+
 def _tiny_position() -> tuple[np.ndarray, np.ndarray]:
     """Two kings and a pawn each: enough to run every entry point once."""
     bbs, info = new_arrays()

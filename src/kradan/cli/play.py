@@ -93,9 +93,14 @@ class TerminalGame:
         book = Book.read(book_file) if book_file else None
         self.engine = KradanPlayer(self.level, game=self.board.variant.name, book=book, warm=False)
         self.seconds = args.time
+        from .._core.warmup import compile_all, stop_announcing
         from ..engine.warmup import Warmup
 
-        # the search compiles (a first run) or loads while the player reads the board
+        # the move generator first, here (announced when it compiles): the board, the player's
+        # moves and their SAN need it, and numba compiles one function at a time
+        compile_all()
+        stop_announcing()
+        # then the search compiles (a first run) or loads while the player reads the board
         self._warmup: Warmup | None = Warmup(self.engine.searchers, self.board.copy(), _silent)
 
     def engine_ready(self) -> None:
