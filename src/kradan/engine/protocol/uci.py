@@ -13,6 +13,7 @@ while it thinks.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,8 +87,20 @@ class UciEngine(EngineSession):
         self.options = Options()
         self._random = random.Random()
         self.book: Book | None = None
+        #: a notice from before the GUI's ``uci``, sent after ``uciok`` (a GUI reads nothing
+        #: before it asks); ``None`` once the handshake is done
+        self._before_uci: list[str] | None = []
+        self._notice_lock = threading.Lock()
 
     INSTANT = frozenset({"quit", "uci", "isready", "debug", "register"})
+
+    def notice(self, message: str) -> None:
+        with self._notice_lock:
+            if self._before_uci is not None:
+                self._before_uci.append(message)
+                return
+        self.complain(message)
+
     DEFERRED = frozenset({"setoption", "position", "ucinewgame"})
 
     def complain(self, message: str) -> None:
@@ -127,6 +140,10 @@ class UciEngine(EngineSession):
         self.send(f"option name Contempt type spin default 0 min 0 max {MAX_CONTEMPT}")
         self.send("option name EvalFile type string default <default>")
         self.send("uciok")
+        with self._notice_lock:
+            waiting, self._before_uci = self._before_uci or [], None
+        for message in waiting:
+            self.complain(message)
 
     def cmd_isready(self, args: list[str]) -> None:
         self.ready()  # the endgame tables being read are in memory before the next ``go``
