@@ -263,8 +263,9 @@ def evaluate(bbs: np.ndarray, info: np.ndarray, w: np.ndarray) -> int:
     us = info[I_STM]
     material = board_material(bbs)
     endgame = material <= ENDGAME_MATERIAL  # the king comes out; its shelter no longer counts
-    white_early, white_late = _side_score(bbs, info, 0, endgame, w)
-    black_early, black_late = _side_score(bbs, info, 1, endgame, w)
+    # the colours as plain integers: a constant would compile _side_score twice
+    white_early, white_late = _side_score(bbs, info, np.int64(0), endgame, w)  # type: ignore[arg-type]
+    black_early, black_late = _side_score(bbs, info, np.int64(1), endgame, w)  # type: ignore[arg-type]
     weight = phase_of(material, info)
     early, late = white_early - black_early, white_late - black_late
     score = (early * weight + late * (PHASE_MAX - weight)) // PHASE_MAX

@@ -103,7 +103,8 @@ def loses_material(bbs: np.ndarray, info: np.ndarray, move: int) -> bool:
     victim = (info[I_BOARD + (move & MOVE_TO_MASK)] & 7) - 1
     if attacker == KING or victim < 0 or VALUES[attacker] <= VALUES[victim]:
         return False
-    return not exchange_at_least(bbs, info, move, 0)
+    # a plain 0: a constant would compile exchange_at_least once more
+    return not exchange_at_least(bbs, info, move, np.int64(0))  # type: ignore[arg-type]
 
 
 @jit

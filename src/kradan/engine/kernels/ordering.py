@@ -124,7 +124,7 @@ def order_moves(
                 if kind == KIND_PROMOTION:
                     score += PROMOTION
         elif kind == KIND_PIECE_PROMOTION or (
-            kind == KIND_PROMOTION and exchange_at_least(bbs, info, move, 0)
+            kind == KIND_PROMOTION and exchange_at_least(bbs, info, move, np.int64(0))  # type: ignore[arg-type]
         ):
             score = PROMOTION
         elif move == killers[ply, 0]:

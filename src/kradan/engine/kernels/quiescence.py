@@ -135,7 +135,9 @@ def quiesce(
     if best == -INFINITE:
         best = alpha  # in check, every evasion mated: only when every one was searched
     bound = _bound(best, original_alpha, beta)
-    T.tt_store(tt_keys, tt_data, key, best_move, T.score_to_tt(best, ply), 0, bound, ctx[C_AGE])
+    depth = np.int64(0)  # a plain 0: a constant would compile tt_store once more
+    stored = T.score_to_tt(best, ply)
+    T.tt_store(tt_keys, tt_data, key, best_move, stored, depth, bound, ctx[C_AGE])  # type: ignore[arg-type]
     return best
 
 
