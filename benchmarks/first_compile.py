@@ -8,6 +8,11 @@ It runs in a fresh process with an empty ``NUMBA_CACHE_DIR``: importing the sear
 and searching to depth 1, as ``kradan uci`` does before its first move. Seconds are inclusive (a
 function's time holds the functions it compiles), so the table lists the outermost ones and
 the total; "own" is the time left after the nested compilations.
+
+The move generator is compiled by a second process meanwhile
+(:mod:`kradan.engine.kernels.precompile`), so it is missing from the table; "whole run" holds
+the wait for it. ``KRADAN_COMPILE_HELPER=0 python benchmarks/first_compile.py`` shows the
+compilation in one process, as before.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from ..._core.layout import BB_COLOR, BB_KEY, BB_TYPE, I_STM, KING, MAX_MOVES, P
 from ..._core.makemove import make_null, unmake_move, unmake_null
 from ..._core.movegen import legal_moves
 from . import nnue as N
+from . import precompile
 from . import transposition as T
 from .exchange import exchange_at_least
 from .node import (
@@ -317,6 +318,9 @@ def compile_for(network: np.ndarray) -> None:
     dtype = str(network.dtype)
     if dtype in _COMPILED_FOR or not hasattr(search, "compile"):
         return  # NUMBA_DISABLE_JIT=1 runs the plain Python functions: nothing to compile
+    if not precompile.in_cache(search, _SEARCH_SIGNATURE % dtype):
+        # a first run: what the search calls is compiled in two processes at once
+        precompile.compile_split(dtype)
     for kernel, signature in ((quiesce, QUIESCE_SIGNATURE), (search, _SEARCH_SIGNATURE)):
         kernel.disable_compile(False)
         try:

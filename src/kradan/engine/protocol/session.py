@@ -19,7 +19,7 @@ DEFAULT_HASH_MB = 16
 DEFAULT_GAME = "makruk"
 #: said once when a first run compiles the search (benchmarks/first_move.py measures it)
 COMPILING = (
-    "kradan is compiling its search, once after an install (about 20 seconds on two "
+    "kradan is compiling its search, once after an install (about 15 seconds on two "
     "cores); the first move waits for it"
 )
 #: the longest ``isready`` waits for endgame tables being read (seconds; a 4-piece table takes
