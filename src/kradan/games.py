@@ -211,6 +211,8 @@ class BrowserBoard(TypedDict):
     #: for a game set up from the pockets, its camp: ``{"ranks": 3, "back_rank": ["r"]}``
     #: (how many ranks deep, the pieces kept to the back rank); ``None`` otherwise
     camp: dict[str, Any] | None
+    #: the letters of every piece of the game, for the board editor's palette
+    roles: list[str]
 
 
 # --- the registry -------------------------------------------------------------------------------

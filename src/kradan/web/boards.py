@@ -48,6 +48,7 @@ def chess(rules: Variant) -> BrowserBoard:
         "move_number_field": -1,
         # the setup's camp: the own three ranks, rooks on the back rank (docs/rules.md 5.3)
         "camp": {"ranks": 3, "back_rank": ["r"]} if pocket else None,
+        "roles": [PIECE_SYMBOLS[piece] for piece in rules.piece_types],
     }
 
 
@@ -68,6 +69,7 @@ def alquerque(rules: AlquerqueVariant) -> BrowserBoard:
         # the position text's fifth field; a sixth, the no-return history, may follow
         "move_number_field": 4,
         "camp": None,
+        "roles": ["p"],
     }
 
 

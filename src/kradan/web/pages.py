@@ -5,6 +5,9 @@
   clock), and the latest games;
 * ``GET /games/{id}``: the board page; ``static/js/`` fills it from the API and the game's
   websocket;
+* ``GET /analysis``: the analysis board (``static/js/analysis-page.js``), on the API of
+  :mod:`kradan.web.study` and the engine's analysis socket; ``GET /editor``: the board editor
+  (``static/js/editor-page.js``);
 * ``GET /assets/pieces.css`` and ``/assets/<image>.svg``: kradan's own drawings for chessgroundx
   (:mod:`kradan.web.assets`); ``GET /assets/position.svg?variant=...&fen=...``: the picture of
   a position, drawn by :func:`kradan.svg.board`;
@@ -299,6 +302,24 @@ async def game_page(game_id: str, request: Request) -> HTMLResponse:
         game_id=game_id,
         games_json=descriptions_json(gettext),
     )
+
+
+@router.get("/analysis", response_class=HTMLResponse)
+async def analysis_page(request: Request) -> HTMLResponse:
+    """The analysis board (the browser reads its start from the address and asks the API)."""
+    language = request_language(request)
+    gettext = i18n.translations(language).gettext
+    return render(
+        "analysis.html", language, "/analysis", games_json=descriptions_json(gettext)
+    )
+
+
+@router.get("/editor", response_class=HTMLResponse)
+async def editor_page(request: Request) -> HTMLResponse:
+    """The board editor (the browser reads the position from the address)."""
+    language = request_language(request)
+    gettext = i18n.translations(language).gettext
+    return render("editor.html", language, "/editor", games_json=descriptions_json(gettext))
 
 
 #: where the language picker may send the browser back to: a path of this server

@@ -25,7 +25,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from . import i18n
+from . import i18n, study
 from .api import MAX_BODY, router, unknown_game
 from .engine_pool import EnginePool
 from .hall import Hall
@@ -45,22 +45,30 @@ SECURITY_HEADERS = {
 }
 
 
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, whether announced by
-    ``Content-Length`` or streamed."""
+#: routes whose bodies may be larger than MAX_BODY: PGN text and the analysis board's trees
+LARGER_BODIES = {"/api/pgn/read": study.MAX_PGN, "/api/pgn/write": study.MAX_PGN}
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (``larger`` ones on the paths it names) with
+    413, whether announced by ``Content-Length`` or streamed."""
+
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, larger: dict[str, int] | None = None
+    ) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+        self.larger = LARGER_BODIES if larger is None else larger
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.default)
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(scope, send, self.limit, length.decode("latin-1")[:20])
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_large(scope, send, limit, length.decode("latin-1")[:20])
             return
         chunks: list[bytes] = []
         size = 0
@@ -70,8 +78,8 @@ class BodyLimit:
                 return  # the client went away
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await _too_large(scope, send, self.limit, f"{size}+")
+            if size > limit:
+                await _too_large(scope, send, limit, f"{size}+")
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -300,6 +308,7 @@ def create_app(
         return _docs_page(app)
 
     app.include_router(router)
+    app.include_router(study.router)
     _include_pages(app)
     return app
 

@@ -1,0 +1,200 @@
+"""The analysis board's server side (kradan/web/study.py, issue 45 items 2 and 4): a line of
+moves played from any start, and PGN read into and written from the board's tree. Every answer
+is checked against kradan's own board; bad input is a 4xx that quotes it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kradan import Board
+from kradan.games import find_game
+from kradan.pgn import read_game
+from kradan.web.study import MAX_PGN
+
+from .web_helpers import database_url, serving
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with serving(database_url(tmp_path_factory.mktemp("study"))) as made:
+        yield made
+
+
+def line(client: Any, **body: Any) -> Any:
+    return client.post("/api/line", json=body)
+
+
+def test_a_line_gives_every_position_and_the_moves_written_as_kradan_writes_them(
+    client: Any,
+) -> None:
+    answer = line(client, variant="makruk", moves=["e3e4", "d6d5", "e4d5"])
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    board = Board()
+    positions, sans = [board.fen(show_promoted=True)], []
+    for uci in ["e3e4", "d6d5", "e4d5"]:
+        move = board.parse_uci(uci)
+        sans.append(board.san(move))
+        board.push(move)
+        positions.append(board.fen(show_promoted=True))
+    assert view["positions"] == positions
+    assert view["san"] == sans == ["e4", "d5", "exd5"]
+    assert view["thai_san"] == [
+        find_game("makruk").new_board().san(Board().parse_uci("e3e4"), "thai"),
+        *view["thai_san"][1:],
+    ]
+    assert len(view["thai_san"]) == 3
+    assert view["move_squares"] == [["e3", "e4"], ["d6", "d5"], ["e4", "d5"]]
+    assert view["turn"] == "black"
+    assert view["legal_moves"] == sorted(m.uci() for m in board.legal_moves)
+    assert view["outcome"] is None and view["check"] is None
+
+
+def test_a_mate_ends_the_line_with_its_outcome_and_no_legal_move(client: Any) -> None:
+    # Black's king on a8 is mated by the rook's move to the eighth rank
+    view = line(client, variant="makruk", fen="k7/8/1K6/8/8/8/8/7R w - - 0 1", moves=["h1h8"])
+    data = view.json()
+    assert data["outcome"] == {"result": "1-0", "termination": "checkmate"}
+    assert data["legal_moves"] == []
+    # the position before the mate is in check nowhere; after it the line is over
+    assert data["check"] is None
+
+
+def test_the_check_square_is_the_checked_kings(client: Any) -> None:
+    data = line(client, variant="makruk", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                moves=["a1a8"]).json()  # fmt: skip
+    assert data["check"] == "e8"
+    assert data["outcome"] is None
+
+
+def test_an_illegal_move_is_refused_with_its_ply_and_the_move_quoted(client: Any) -> None:
+    answer = line(client, variant="makruk", moves=["e3e4", "e3e5"])
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert "ply 2" in error and "'e3e5'" in error
+
+
+@pytest.mark.parametrize(
+    ("body", "quoted"),
+    [
+        ({"variant": "chaturanga"}, "'chaturanga'"),
+        ({"variant": "makruk", "fen": "8/8/8"}, "'8/8/8'"),
+        ({"variant": "makruk", "options": {"counting": "never"}}, "never"),
+    ],
+)
+def test_a_bad_start_is_a_400_quoting_it(client: Any, body: dict[str, Any], quoted: str) -> None:
+    answer = line(client, **body)
+    assert answer.status_code == 400, answer.text
+    assert quoted in answer.json()["error"]
+
+
+def test_a_body_of_the_wrong_shape_is_a_400(client: Any) -> None:
+    assert line(client, variant="makruk", moves="e3e4").status_code == 400
+    assert line(client, variant="makruk", moves=[], extra=1).status_code == 400
+
+
+def test_an_odd_start_is_played_with_its_warnings(client: Any) -> None:
+    data = line(client, variant="makruk", fen="4k3/8/8/8/8/8/4r3/R3K2R b - - 0 1").json()
+    assert data["warnings"] == ["the side not to move is in check"]
+    assert data["legal_moves"]
+
+
+def test_declared_counts_are_entries_of_the_line(client: Any) -> None:
+    start = "4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1"
+    before = line(client, variant="makruk", options={"counting": "declared"}, fen=start).json()
+    assert before["can_declare_count"] is True and before["can_stop_count"] is False
+    data = line(client, variant="makruk", options={"counting": "declared"}, fen=start,
+                moves=["count:declare", "d2d3"]).json()  # fmt: skip
+    board = find_game("makruk").new_board(start, counting="declared")
+    board.declare_count()
+    board.push_uci("d2d3")
+    assert data["fen"] == board.fen(show_promoted=True)
+    assert data["counting"] == str(board.counting_state())
+    assert data["moves"] == ["count:declare", "d2d3"]
+    # the automatic counting of the usual rules has no declaration to make
+    refused = line(client, variant="makruk", fen=start, moves=["count:declare"])
+    assert refused.status_code == 409
+
+
+def test_alquerque_lines_have_no_thai_san(client: Any) -> None:
+    data = line(client, variant="alquerque", moves=["b2c3"]).json()
+    assert data["thai_san"] is None
+    assert data["moves"] == ["b2c3"] and data["move_squares"] == [["b2", "c3"]]
+
+
+PGN = """[Event "study"]
+[Variant "makruk"]
+
+{before} 1. e4 d5 (1... c5 {a comment} 2. Nd2 $1) 2. exd5 $4 *
+"""
+
+
+def test_pgn_is_read_into_the_tree_and_written_back_the_same(client: Any) -> None:
+    answer = client.post("/api/pgn/read", json={"pgn": PGN})
+    assert answer.status_code == 200, answer.text
+    tree = answer.json()
+    assert tree["variant"] == "makruk" and tree["comment"] == "before"
+    first, main, last = tree["moves"]
+    assert first["san"] == "e4" and first["uci"] == "e3e4" and first["thai_san"]
+    assert main["san"] == "d5" and last["san"] == "exd5" and last["nags"] == [4]
+    [side] = main["variations"]
+    assert [node["san"] for node in side] == ["c5", "Nd2"]
+    assert side[0]["comment"] == "a comment" and side[1]["nags"] == [1]
+    written = client.post("/api/pgn/write", json=tree)
+    assert written.status_code == 200, written.text
+    again = read_game(io.StringIO(written.text))
+    original = read_game(io.StringIO(PGN))
+    assert again is not None and original is not None
+    assert str(again).split("\n\n", 1)[1] == str(original).split("\n\n", 1)[1]
+    assert again.headers["Event"] == "study"
+
+
+def test_a_tree_with_an_illegal_move_is_refused(client: Any) -> None:
+    tree = {"variant": "makruk", "moves": [{"uci": "e3e4"}, {"uci": "e6e4"}]}
+    answer = client.post("/api/pgn/write", json=tree)
+    assert answer.status_code == 422
+    assert "'e6e4'" in answer.json()["error"] and "ply 2" in answer.json()["error"]
+
+
+def test_pgn_that_cannot_be_read_is_a_400_and_large_pgn_has_its_own_limit(client: Any) -> None:
+    answer = client.post("/api/pgn/read", json={"pgn": '[Variant "makruk"]\n\n1. e5 *\n'})
+    assert answer.status_code == 400
+    assert "e5" in answer.json()["error"]
+    # more than the API's 4 KiB, less than the PGN routes' limit: read
+    long_game = '[Variant "makruk"]\n\n' + "{" + "x" * 6000 + "} 1. e4 *\n"
+    assert client.post("/api/pgn/read", json={"pgn": long_game}).status_code == 200
+    too_long = client.post("/api/pgn/read", json={"pgn": "x" * (MAX_PGN + 10)})
+    assert too_long.status_code == 413
+    # the other routes keep the small limit
+    assert line(client, variant="makruk", fen="x" * 5000).status_code == 413
+
+
+def test_a_long_game_reads_and_writes_without_nesting(client: Any) -> None:
+    """A line is a list: 300 plies are no 300 nested levels (pydantic refuses those)."""
+    board = Board()
+    moves = []
+    while len(moves) < 300 and board.outcome() is None:
+        move = sorted(board.legal_moves, key=lambda m: m.uci())[
+            len(moves) % 3 % max(1, len(list(board.legal_moves)))
+        ]
+        moves.append(move.uci())
+        board.push(move)
+    data = line(client, variant="makruk", moves=moves).json()
+    tree = {"variant": "makruk", "moves": [{"uci": uci} for uci in data["moves"]]}
+    written = client.post("/api/pgn/write", json=tree)
+    assert written.status_code == 200, written.text
+    read = client.post("/api/pgn/read", json={"pgn": written.text})
+    assert read.status_code == 200, read.text
+    assert [node["uci"] for node in read.json()["moves"]] == data["moves"]
+
+
+def test_the_pages_are_served(client: Any, tmp_path: Path) -> None:
+    for path in ("/analysis", "/editor"):
+        page = client.get(path)
+        assert page.status_code == 200
+        assert "kradan-messages" in page.text
