@@ -193,6 +193,8 @@ async function startTree(variant, options, root, target) {
   page.options = options || {};
   page.root = root;
   state.info = info;
+  $('header .title').textContent = `${t('Analysis board')} · ${info.title}`;
+  document.title = `kradan: ${info.title}`;
   state.orientation = state.orientation || 'white';
   $('#variant').value = variant;
   await show(target ? target(root) : root);

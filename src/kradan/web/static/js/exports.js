@@ -10,6 +10,8 @@ const $ = selector => document.querySelector(selector);
 export function renderExports(state) {
   const { game, gameId } = state;
   $('#fen').value = game.fen;
+  const analyse = $('#analyse-game');
+  if (analyse) analyse.href = '/analysis?' + new URLSearchParams({ game: gameId });
   const pgn = $('#download-pgn');
   pgn.href = gamePath(gameId, 'pgn');
   pgn.setAttribute('download', `kradan-${gameId}.pgn`);
