@@ -60,7 +60,7 @@ def score_view(info: Any) -> dict[str, int]:
 
 def written_line(board: Any, moves: list[Any], thai: bool) -> tuple[list[str], list[str] | None]:
     """``moves`` from ``board`` in SAN and, with ``thai``, in Thai SAN."""
-    work = board.copy(stack=False) if hasattr(board, "copy") else board
+    work = board.copy()
     san: list[str] = []
     thai_san: list[str] | None = [] if thai else None
     for move in moves:

@@ -244,16 +244,26 @@ class EnginePool:
                 answer = best
             else:
                 job.extra["best"] = answer
-            left = job.extra["seconds"] - job.ran
-            if job.preempted and left > LEAST_SLICE:
-                shown = int(answer["depth"]) if answer else 0
-                job.payload = replace(job.payload, seconds=left, shown_depth=shown)
-                job.cost = min(left, SLICE_SECONDS)
-                job.preempted = job.stopping = False
+            if job.preempted and job.extra["seconds"] - job.ran > LEAST_SLICE:
                 job.extra["preemptions"] = job.extra.get("preemptions", 0) + 1
-                self.queue.push(job)
+                self._again(job)
                 return
         future.set_result(answer)
+
+    def _again(self, job: Job) -> None:
+        """Queue ``job`` again (an analysis preempted, or a job whose worker died); an analysis
+        with the time it has left, sending nothing shallower than it sent."""
+        if job.started is not None:
+            job.ran += time.monotonic() - job.started
+            job.started = None
+        if job.kind == Kind.ANALYSIS:
+            left = max(LEAST_SLICE, job.extra["seconds"] - job.ran)
+            best = job.extra.get("best")
+            shown = int(best["depth"]) if best else 0
+            job.payload = replace(job.payload, seconds=left, shown_depth=shown)
+            job.cost = min(left, SLICE_SECONDS)
+        job.stopping = job.preempted = False
+        self.queue.push(job)
 
     def _on_lost(self, worker: WorkerProcess) -> None:
         if worker in self.workers:
@@ -270,13 +280,13 @@ class EnginePool:
             job.extra["attempts"] += 1
             attempts = job.extra["attempts"]
             log.warning("an engine worker died (%s, attempt %s)", job.key, attempts)
-            if job.extra["attempts"] >= ATTEMPTS or job.stopping:
-                error = WorkerDied(f"the engine's worker died {job.extra['attempts']} times")
+            if job.extra["attempts"] >= ATTEMPTS:
+                error = WorkerDied(f"the engine's worker died {attempts} times")
                 self._finish(job, None, error)
-            else:
-                if job.started is not None:
-                    job.ran += time.monotonic() - job.started
-                self.queue.push(job)
+            elif job.stopping and not job.preempted:  # stopped: what it found so far is wanted
+                self._finish(job, job.extra.get("best") or _nothing(job), None)
+            else:  # (a preempted analysis too: it goes on where it would have)
+                self._again(job)
         self._schedule()
 
     # --- the scheduler ------------------------------------------------------------------------
