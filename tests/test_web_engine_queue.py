@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from kradan.web.engine_queue import QUICK_SECONDS, SLICE_SECONDS, EngineQueue, Job, Kind
+from kradan.web.engine_queue import (
+    FIRST_GLANCE_SECONDS,
+    QUICK_SECONDS,
+    SLICE_SECONDS,
+    EngineQueue,
+    Job,
+    Kind,
+)
 
 
 def play(key: str, cost: float = 2.0) -> Job:
@@ -91,7 +98,7 @@ def test_waiting_play_stops_the_analysis_that_ran_longest() -> None:
     old, new = analysis("x"), analysis("y", cost=0.2)
     old.started, new.started = 0.0, 5.0
     queue.push(play("game", cost=0.1))
-    assert queue.victim([old, new], now=6.0) is old
+    assert queue.victim([old, new], now=5.3) is old
 
 
 def test_a_long_move_stops_only_a_long_analysis() -> None:
@@ -100,10 +107,10 @@ def test_a_long_move_stops_only_a_long_analysis() -> None:
     moving = play("other")
     quick.started, moving.started = 0.0, 0.0
     queue.push(play("game", cost=2.0))
-    assert queue.victim([quick, moving], now=1.0) is None
+    assert queue.victim([quick, moving], now=0.3) is None
     long = analysis("z")
-    long.started = 0.5
-    assert queue.victim([long, moving], now=1.0) is long
+    long.started = 0.1
+    assert queue.victim([long, moving], now=0.3) is long
 
 
 def test_another_clients_analysis_waits_for_the_slice() -> None:
@@ -148,3 +155,14 @@ def test_removed_jobs_never_start() -> None:
 def test_a_pool_needs_a_worker() -> None:
     with pytest.raises(ValueError, match="at least one worker"):
         EngineQueue(0)
+
+
+def test_an_analysis_first_glance_gives_way_once_it_runs_long() -> None:
+    queue = EngineQueue(2)
+    glance = analysis("x", cost=FIRST_GLANCE_SECONDS)
+    glance.started = 0.0
+    queue.push(analysis("y"))
+    assert queue.victim([glance], now=QUICK_SECONDS / 2) is None
+    assert queue.victim([glance], now=QUICK_SECONDS + 0.01) is glance
+    # with nothing waiting it searches on
+    assert EngineQueue(2).victim([glance], now=10.0) is None

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import EngineError
 from .analysis_work import AnalysisRequest
-from .engine_queue import SLICE_SECONDS, EngineQueue, Job, Kind
+from .engine_queue import FIRST_GLANCE_SECONDS, SLICE_SECONDS, EngineQueue, Job, Kind
 from .engine_tasks import (
     DEFAULT_SECONDS,
     EngineAnswer,
@@ -112,7 +112,8 @@ class EnginePool:
         cancelled: the latest request wins."""
         if replaces:
             self.cancel_key(Kind.ANALYSIS, key)
-        job = Job(Kind.ANALYSIS, key, "analyse", request, min(request.seconds, SLICE_SECONDS))
+        cost = min(request.seconds, FIRST_GLANCE_SECONDS)
+        job = Job(Kind.ANALYSIS, key, "analyse", request, cost)
         job.extra.update(on_lines=on_lines, seconds=request.seconds)
         future = self._submit(job)
         return AnalysisJob(job, future)

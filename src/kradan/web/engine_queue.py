@@ -18,6 +18,10 @@ The rules:
 * **A quick lane.** With two workers or more, long searches (estimated above
   :data:`QUICK_SECONDS`) may hold all workers but one: a low level's reply or a draw answer
   never waits behind the long searches of other games.
+* **A first glance for analysis.** A new analysis is first weighed as a quick search of
+  :data:`FIRST_GLANCE_SECONDS`, so that it may use the quick lane and its first lines come at
+  once, even while long searches hold the other workers; when it has run longer than a quick
+  search and other work waits, it is stopped and queued again as a long search.
 * **Slices for analysis.** An analysis runs until its time is up, or until it has run
   :data:`SLICE_SECONDS` while another client's analysis waits for a worker: then it is stopped
   and queued again behind it (round robin).
@@ -33,6 +37,8 @@ from typing import Any
 
 #: a search estimated to take at most this many seconds may use the quick lane
 QUICK_SECONDS = 0.5
+#: an analysis's first slice, weighed as a quick search
+FIRST_GLANCE_SECONDS = 0.25
 #: an analysis runs at least this long before another client's waiting analysis takes its place
 SLICE_SECONDS = 2.0
 
@@ -148,8 +154,13 @@ class EngineQueue:
         job can start on a free worker), or ``None``. For a waiting move: the analysis that ran
         longest (a long analysis where the move is long: it needs a long worker's place). For
         another client's waiting analysis: the longest one that has run its slice."""
+        if not self.waiting:
+            return None
         analyses = [job for job in running if job.kind == Kind.ANALYSIS and not job.stopping]
         analyses.sort(key=lambda job: -job.running_for(now))
+        for job in analyses:
+            if job.quick and job.running_for(now) > QUICK_SECONDS:
+                return job  # its first glance is over: it goes on as a long search
         play = [job for job in self.waiting if job.kind == Kind.PLAY]
         if play:
             if any(job.quick for job in play):
@@ -162,4 +173,4 @@ class EngineQueue:
         return None
 
 
-__all__ = ["QUICK_SECONDS", "SLICE_SECONDS", "EngineQueue", "Job", "Kind"]
+__all__ = ["FIRST_GLANCE_SECONDS", "QUICK_SECONDS", "SLICE_SECONDS", "EngineQueue", "Job", "Kind"]
