@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -235,6 +236,25 @@ def cli_argv() -> st.SearchStrategy[bytes]:
     return _encode(case)
 
 
+def _analysis(
+    variant: st.SearchStrategy[str],
+    options: st.SearchStrategy[Any],
+    anything: st.SearchStrategy[Any],
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``POST /api/analysis`` bodies and the analysis socket's messages."""
+    fields = {
+        "variant": variant, "fen": st.one_of(st.none(), _fen_text()), "options": options,
+        "moves": st.one_of(st.lists(_uci_text(), max_size=4), _uci_text()),
+        "multipv": st.one_of(st.integers(-1, 7), _number()),
+        "movetime_ms": st.sampled_from([0, 19, 20, 50, 10_001, -5, "20", None]),
+        "id": st.one_of(st.integers(), _junk("", 8), anything), "extra": anything,
+    }  # fmt: skip
+    message = st.fixed_dictionaries(
+        {"t": st.sampled_from(["analyse", "stop", "analyse", "x", ""])}, optional=fields
+    )
+    return st.one_of(st.fixed_dictionaries({}, optional=fields), message)
+
+
 @cache
 def web_requests() -> st.SearchStrategy[bytes]:
     """Requests to the web app and messages on its socket (JSON; see :mod:`fuzz.web`)."""
@@ -269,10 +289,11 @@ def web_requests() -> st.SearchStrategy[bytes]:
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
         st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
                                "move": _uci_text(), "token": _junk("", 10)}),
-        new_game, anything,
+        new_game, anything, _analysis(variant, options, anything),
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "page", "raw", "x"])  # fmt: skip
+                            "socket", "analysis", "analysis-socket", "page", "raw",
+                            "x"])  # fmt: skip
     text = st.one_of(body.map(json.dumps), _junk("", 40))
     request = st.tuples(kind, st.integers(0, 20), text)
     return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))

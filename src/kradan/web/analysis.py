@@ -366,14 +366,26 @@ class AnalysisSession:
         self.wake.set()
 
     async def _send_loop(self) -> None:
+        """Send what is pending: a request's lines at most every :data:`SEND_EVERY` seconds
+        (the latest only), a newer request's lines and errors at once."""
+        loop = asyncio.get_running_loop()
         while True:
-            await self.wake.wait()
-            self.wake.clear()
-            message, self.pending = self.pending, None
-            if message is None:
+            if self.pending is None:
+                self.wake.clear()
+                await self.wake.wait()
                 continue
+            message, self.pending = self.pending, None
             await self.send(message)
-            await asyncio.sleep(SEND_EVERY)
+            deadline = loop.time() + SEND_EVERY
+            while (left := deadline - loop.time()) > 0:
+                pending = self.pending
+                if pending is not None and (
+                    pending["t"] != "lines" or pending["id"] != message.get("id")
+                ):
+                    break
+                self.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), left)
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send ``message``; a client that does not take it in :data:`SEND_SECONDS` is
