@@ -252,7 +252,16 @@ def _analysis(
     message = st.fixed_dictionaries(
         {"t": st.sampled_from(["analyse", "stop", "analyse", "x", ""])}, optional=fields
     )
-    return st.one_of(st.fixed_dictionaries({}, optional=fields), message)
+    # most random bodies fail a check: these pass them and reach the engine
+    plausible = st.fixed_dictionaries(
+        {"variant": st.sampled_from(["makruk", "cambodian", "karouk", "sittuyin", "alquerque"])},
+        optional={
+            "moves": st.lists(st.sampled_from(["e3e4", "d6d5", "c3c4", "b1c3"]), max_size=2),
+            "multipv": st.integers(1, 5), "t": st.just("analyse"), "id": st.integers(0, 3),
+            "fen": st.sampled_from(corpus.fen_seeds()[:4]),
+        },
+    )  # fmt: skip
+    return st.one_of(st.fixed_dictionaries({}, optional=fields), message, plausible)
 
 
 @cache
@@ -272,6 +281,7 @@ def web_requests() -> st.SearchStrategy[bytes]:
         st.one_of(st.booleans(), st.integers(), _option_values(), st.lists(_junk("", 4))),
         max_size=3,
     )  # fmt: skip
+    analysis = _analysis(variant, options, anything)
     new_game = st.fixed_dictionaries(
         {},
         optional={"variant": variant, "options": options, "opponent": st.sampled_from(["human",
@@ -289,11 +299,17 @@ def web_requests() -> st.SearchStrategy[bytes]:
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
         st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
                                "move": _uci_text(), "token": _junk("", 10)}),
-        new_game, anything, _analysis(variant, options, anything),
+        new_game, anything, analysis,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
                             "socket", "analysis", "analysis-socket", "page", "raw",
                             "x"])  # fmt: skip
     text = st.one_of(body.map(json.dumps), _junk("", 40))
     request = st.tuples(kind, st.integers(0, 20), text)
-    return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))
+    # a third of the inputs ask for analysis, with a body made for it
+    analysing = st.tuples(
+        st.sampled_from(["analysis", "analysis-socket"]), st.integers(0, 20),
+        analysis.map(json.dumps),
+    )  # fmt: skip
+    requests = st.one_of(request, analysing, request)
+    return _encode(requests.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))
