@@ -12,6 +12,8 @@ For each pool size the script starts the real ``kradan serve --engines N`` (a su
 * **analysis, warm**: the same once the server is idle (median of ``--rounds``), and the first
   ``lines`` message of the socket ``/api/analysis/socket`` after an ``analyse`` (its first
   completed depth);
+* **stop**: from ``{"t": "stop"}`` to the last lines of an analysis that had searched for half
+  a second (how promptly a running search stops, the way through the worker's pipe included);
 * **level 1, idle** and **level 1, 6 x level 20**: a person's move in a game against level 1
   until the engine's reply arrives over the game's socket, first on an idle server, then while
   six games against level 20 (no clock: 2 s a move) think, their human side answering at once
@@ -97,6 +99,27 @@ async def socket_first_lines(base: str, rounds: int, patience: float = 60.0) -> 
     return times
 
 
+async def stop_delays(base: str, rounds: int) -> list[float]:
+    """Seconds from ``stop`` to the last lines (``done``) of an analysis that had searched for
+    half a second: how promptly a search stops."""
+    from websockets.asyncio.client import connect
+
+    times = []
+    async with connect(base.replace("http://", "ws://") + "/api/analysis/socket") as socket:
+        for ident in range(1, rounds + 1):
+            request = {"t": "analyse", "id": ident, "multipv": 3, "movetime_ms": 60_000}
+            await socket.send(json.dumps(request))
+            await asyncio.sleep(0.5)
+            started = time.perf_counter()
+            await socket.send(json.dumps({"t": "stop"}))
+            while True:
+                message = json.loads(await socket.recv())
+                if message.get("id") == ident and message.get("done"):
+                    times.append(time.perf_counter() - started)
+                    break
+    return times
+
+
 async def keep_thinking(base: str, game_id: str, token: str, stop: asyncio.Event) -> None:
     """The human side of a game against the engine: a random legal move whenever it is its
     turn, until ``stop``."""
@@ -179,6 +202,7 @@ def measure(engines: int | None, rounds: int, folder: Path) -> dict[str, list[fl
             post_analysis(server.base)[0] for _ in range(rounds)
         ]
         figures["first socket line, warm"] = asyncio.run(socket_first_lines(server.base, rounds))
+        figures["stop to last lines (socket)"] = asyncio.run(stop_delays(server.base, rounds))
         figures["level 1, idle"] = asyncio.run(level_one_replies(server.base, rounds))
         replies, lines = asyncio.run(under_load(server.base, rounds))
         figures[f"level 1, {LOADED_GAMES} x level 20"] = replies

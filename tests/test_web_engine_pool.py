@@ -147,3 +147,33 @@ def test_two_workers_think_for_two_games_at_once() -> None:
         assert len(pool.workers) == 2
 
     with_pool(2, work)
+
+
+def test_warming_starts_every_worker_and_answers_meanwhile() -> None:
+    async def work(pool: EnginePool) -> None:
+        warming = asyncio.ensure_future(pool.warm())
+        answer = await pool.choose_move(level_one(), "game")
+        assert answer.move is not None
+        assert await warming
+        assert len(pool.workers) == 2 and all(worker.ready for worker in pool.workers)
+
+    with_pool(2, work)
+
+
+def test_kradan_serve_engines(monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Any) -> None:
+    import uvicorn
+
+    import kradan.web
+    from kradan.cli import main
+
+    made: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(kradan.web, "create_app", lambda url, **options: made.append(options))
+    db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    assert main.main(["serve", "--db", db, "--engines", "3"]) == 0
+    assert main.main(["serve", "--db", db]) == 0
+    assert [options["engine_workers"] for options in made] == [3, None]
+    for bad in ("0", "65"):
+        assert main.main(["serve", "--db", db, "--engines", bad]) == 2
+        assert f"--engines {bad}: expected 1..64" in capsys.readouterr().err
+    assert len(made) == 2

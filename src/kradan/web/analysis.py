@@ -367,7 +367,7 @@ class AnalysisSession:
 
     async def _send_loop(self) -> None:
         """Send what is pending: a request's lines at most every :data:`SEND_EVERY` seconds
-        (the latest only), a newer request's lines and errors at once."""
+        (the latest only); its last lines, a newer request's and errors at once."""
         loop = asyncio.get_running_loop()
         while True:
             if self.pending is None:
@@ -380,7 +380,7 @@ class AnalysisSession:
             while (left := deadline - loop.time()) > 0:
                 pending = self.pending
                 if pending is not None and (
-                    pending["t"] != "lines" or pending["id"] != message.get("id")
+                    pending["t"] != "lines" or pending["id"] != message.get("id") or pending["done"]
                 ):
                     break
                 self.wake.clear()

@@ -184,13 +184,17 @@ class EnginePool:
             return False
         loop = asyncio.get_running_loop()
         waited: list[asyncio.Future[bool]] = []
-        for index in range(self.size - len(self.workers)):
+        first = True
+        while len(self.workers) < self.size and not self.closed:
             waiter: asyncio.Future[bool] = loop.create_future()
             self._ready.append(waiter)
             self._spawn(warm=True)
-            if index == 0 and not await waiter:
-                return False
-            waited.append(waiter)
+            if first:
+                first = False
+                if not await waiter:
+                    return False
+            else:
+                waited.append(waiter)
         return all(await asyncio.gather(*waited))
 
     def _on_message(self, worker: WorkerProcess, message: tuple[Any, ...]) -> None:
