@@ -91,13 +91,14 @@ def _read(connection: Connection, jobs: queue.SimpleQueue[Any], running: _Runnin
         try:
             message = connection.recv()
         except (EOFError, OSError):
-            os._exit(0)
+            message = ("quit",)
         if message[0] == "run":
             jobs.put(message[1:])
         elif message[0] == "stop":
             running.stop(message[1])
-        else:
-            os._exit(0)
+        else:  # the main thread may be searching: end the process from here
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
 
 
 def worker_main(connection: Connection, warm: bool) -> None:
