@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -235,6 +236,34 @@ def cli_argv() -> st.SearchStrategy[bytes]:
     return _encode(case)
 
 
+def _analysis(
+    variant: st.SearchStrategy[str],
+    options: st.SearchStrategy[Any],
+    anything: st.SearchStrategy[Any],
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``POST /api/analysis`` bodies and the analysis socket's messages."""
+    fields = {
+        "variant": variant, "fen": st.one_of(st.none(), _fen_text()), "options": options,
+        "moves": st.one_of(st.lists(_uci_text(), max_size=4), _uci_text()),
+        "multipv": st.one_of(st.integers(-1, 7), _number()),
+        "movetime_ms": st.sampled_from([0, 19, 20, 50, 10_001, -5, "20", None]),
+        "id": st.one_of(st.integers(), _junk("", 8), anything), "extra": anything,
+    }  # fmt: skip
+    message = st.fixed_dictionaries(
+        {"t": st.sampled_from(["analyse", "stop", "analyse", "x", ""])}, optional=fields
+    )
+    # most random bodies fail a check: these pass them and reach the engine
+    plausible = st.fixed_dictionaries(
+        {"variant": st.sampled_from(["makruk", "cambodian", "karouk", "sittuyin", "alquerque"])},
+        optional={
+            "moves": st.lists(st.sampled_from(["e3e4", "d6d5", "c3c4", "b1c3"]), max_size=2),
+            "multipv": st.integers(1, 5), "t": st.just("analyse"), "id": st.integers(0, 3),
+            "fen": st.sampled_from(corpus.fen_seeds()[:4]),
+        },
+    )  # fmt: skip
+    return st.one_of(st.fixed_dictionaries({}, optional=fields), message, plausible)
+
+
 @cache
 def web_requests() -> st.SearchStrategy[bytes]:
     """Requests to the web app and messages on its socket (JSON; see :mod:`fuzz.web`)."""
@@ -252,6 +281,7 @@ def web_requests() -> st.SearchStrategy[bytes]:
         st.one_of(st.booleans(), st.integers(), _option_values(), st.lists(_junk("", 4))),
         max_size=3,
     )  # fmt: skip
+    analysis = _analysis(variant, options, anything)
     new_game = st.fixed_dictionaries(
         {},
         optional={"variant": variant, "options": options, "opponent": st.sampled_from(["human",
@@ -269,10 +299,17 @@ def web_requests() -> st.SearchStrategy[bytes]:
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
         st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
                                "move": _uci_text(), "token": _junk("", 10)}),
-        new_game, anything,
+        new_game, anything, analysis,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "page", "raw", "x"])  # fmt: skip
+                            "socket", "analysis", "analysis-socket", "page", "raw",
+                            "x"])  # fmt: skip
     text = st.one_of(body.map(json.dumps), _junk("", 40))
     request = st.tuples(kind, st.integers(0, 20), text)
-    return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))
+    # a third of the inputs ask for analysis, with a body made for it
+    analysing = st.tuples(
+        st.sampled_from(["analysis", "analysis-socket"]), st.integers(0, 20),
+        analysis.map(json.dumps),
+    )  # fmt: skip
+    requests = st.one_of(request, analysing, request)
+    return _encode(requests.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))

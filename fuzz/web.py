@@ -7,8 +7,14 @@ start (and made again every :data:`FRESH_EVERY` inputs, as moves and resignation
 one of its seats. The kinds: ``new`` (POST /api/games, the body as JSON), ``move``,
 ``action`` and ``setup`` (POST to the game with the seat's token), ``get``, ``pgn``,
 ``join`` and ``list`` (the body in the path or query), ``socket`` (the body as one message on the
-game's socket, followed by a message that must be answered), ``page`` (GET the body as a path)
-and ``raw`` (the body's first line is ``METHOD PATH``, the rest the request body)."""
+game's socket, followed by a message that must be answered), ``analysis`` (POST
+/api/analysis), ``analysis-socket`` (the body as one message on an analysis socket, followed by
+a message that must be answered), ``page`` (GET the body as a path) and ``raw`` (the body's
+first line is ``METHOD PATH``, the rest the request body).
+
+An analysis body that is a JSON object without ``movetime_ms`` gets
+:data:`FUZZ_MOVETIME_MS`: the engine then searches briefly, and the inputs keep their pace (a
+body that names a time keeps it)."""
 
 from __future__ import annotations
 
@@ -28,6 +34,9 @@ FRESH_EVERY = 100
 #: seconds a socket may take to answer
 SOCKET_TIMEOUT = 10.0
 SENTINEL = '{"type": "fuzz-sentinel"}'
+ANALYSIS_SENTINEL = '{"t": "fuzz-sentinel"}'
+#: the search time an analysis input gets when it names none, in milliseconds
+FUZZ_MOVETIME_MS = 20
 GAMES = (
     {"variant": "makruk", "opponent": "human"},
     {"variant": "cambodian", "opponent": "human", "options": {"counting": "declared"}},
@@ -35,7 +44,8 @@ GAMES = (
     {"variant": "alquerque", "opponent": "human"},
     {"variant": "makruk", "opponent": "engine", "level": 1, "color": "white"},
 )
-KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "page", "raw")
+KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
+         "analysis-socket", "page", "raw")  # fmt: skip
 
 
 class WebApp:
@@ -46,6 +56,7 @@ class WebApp:
         self.client: Any = None
         self.games: list[tuple[str, str, str]] = []  # id, White's token, Black's token
         self.sockets: dict[str, Any] = {}
+        self.analysis_socket: Any = None
         self.inputs = 0
 
     def start(self) -> None:
@@ -69,10 +80,12 @@ class WebApp:
             self.folder = None
 
     def _close_sockets(self) -> None:
-        for socket in self.sockets.values():
+        for socket in [*self.sockets.values(), self.analysis_socket]:
             with contextlib.suppress(Exception):  # a socket the server closed already
-                socket.__exit__(None, None, None)
+                if socket is not None:
+                    socket.__exit__(None, None, None)
         self.sockets.clear()
+        self.analysis_socket = None
 
     def _fresh_games(self) -> None:
         self._close_sockets()
@@ -105,10 +118,15 @@ class WebApp:
         if kind == "socket":
             self._socket(game_id, text)
             return
+        if kind == "analysis-socket":
+            self._analysis_socket(brief(text))
+            return
         if kind == "new":
             response = client.post("/api/games", content=body, headers=headers)
         elif kind in ("move", "action", "setup"):
             response = client.post(f"/api/games/{game_id}/{kind}s", content=body, headers=headers)
+        elif kind == "analysis":
+            response = client.post("/api/analysis", content=brief(text).encode(), headers=headers)
         elif kind == "get":
             response = client.get(f"/api/games/{quote(text[:200], safe='')}", headers=headers)
         elif kind == "pgn":
@@ -153,6 +171,29 @@ class WebApp:
             self.sockets.pop(game_id, None)
             raise Crash(f"socket failed after {text[:200]!r}: {error!r}") from error
 
+    def _analysis_socket(self, text: str) -> None:
+        """Send ``text`` on the analysis socket, then a message that must be answered (lines
+        of an analysis may come in between)."""
+        socket = self.analysis_socket
+        if socket is None:
+            socket = self.client.websocket_connect("/api/analysis/socket")
+            socket.__enter__()
+            self.analysis_socket = socket
+        try:
+            socket.send_text(text)
+            socket.send_text(ANALYSIS_SENTINEL)
+            while True:
+                message = json.loads(self._receive(socket))
+                if message.get("t") == "error" and message.get("status", 0) >= 500:
+                    raise Crash(f"analysis socket answered {message!r} to {text[:200]!r}")
+                if message.get("t") == "error" and "fuzz-sentinel" in message.get("error", ""):
+                    return
+        except Crash:
+            raise
+        except Exception as error:
+            self.analysis_socket = None
+            raise Crash(f"analysis socket failed after {text[:200]!r}: {error!r}") from error
+
     @staticmethod
     def _receive(socket: Any) -> str:
         """The next text message, or :class:`Crash` after :data:`SOCKET_TIMEOUT` seconds."""
@@ -167,6 +208,18 @@ class WebApp:
             raise Crash(f"the server closed the socket: {message!r}")
         text: str = message.get("text") or ""
         return text
+
+
+def brief(text: str) -> str:
+    """An analysis body or message as JSON text: an object without ``movetime_ms`` gets
+    :data:`FUZZ_MOVETIME_MS`; anything else stays as it is."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict) and "movetime_ms" not in value:
+        return json.dumps({**value, "movetime_ms": FUZZ_MOVETIME_MS})
+    return text
 
 
 def _url(text: str) -> str:
@@ -190,6 +243,12 @@ def seeds() -> list[bytes]:
         ("page", f"assets/position.svg?fen={quote(fen)}"), ("page", "static/js/game-page.js"),
         ("socket 0", '{"type": "move", "move": "e3e4"}'), ("socket 1", '{"type": "auth"}'),
         ("socket 2", '{"type": "setup", "arrangement": "fortress"}'),
+        ("analysis", json.dumps({"variant": "makruk", "moves": ["e3e4"], "multipv": 2})),
+        ("analysis", json.dumps({"variant": "alquerque", "multipv": 3, "movetime_ms": 30})),
+        ("analysis", json.dumps({"fen": "8/8/3k4/8/8/3K4/8/R7 w - 32 3 40"})),
+        ("analysis-socket", json.dumps({"t": "analyse", "id": 1, "fen": fen,
+                                        "variant": "sittuyin", "multipv": 5})),
+        ("analysis-socket", '{"t": "stop"}'), ("analysis-socket", '{"t": "analyse", "id": []}'),
         ("raw", 'POST /language\nlang=th'), ("raw", "GET /api/games/{id}/pgn\n"),
     ]  # fmt: skip
     return [f"{head}\n{body}".encode() for head, body in cases]

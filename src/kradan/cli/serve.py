@@ -1,5 +1,6 @@
-"""``kradan serve``: play in the browser. Starts the web server (one uvicorn worker) on
-127.0.0.1:8080 and serves until stopped; needs ``pip install 'kradan[web]'``."""
+"""``kradan serve``: play in the browser. Starts the web server (one uvicorn worker, and
+``--engines`` engine processes) on 127.0.0.1:8080 and serves until stopped; needs
+``pip install 'kradan[web]'``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from .common import EXIT_BAD_INPUT
 #: what the web server needs beyond kradan's own dependencies
 WEB_MODULES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "aiosqlite", "alembic",
                "platformdirs")  # fmt: skip
+#: the most engine processes ``--engines`` starts
+MAX_ENGINES = 64
 INSTALL_HINT = "kradan serve needs the web extra: pip install 'kradan[web]'"
 
 
@@ -32,6 +35,13 @@ def add_parser(commands: Any) -> None:
         metavar="URL",
         help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
         "postgresql+asyncpg://... (default: games.db in your data folder)",
+    )
+    parser.add_argument(
+        "--engines",
+        type=int,
+        metavar="N",
+        help="engine processes that think for games and analysis (default: one per core, "
+        "2 to 8); with two or more, one is kept for quick replies",
     )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
@@ -86,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"kradan: error: --port {args.port}: expected 1..65535", file=sys.stderr)
         return EXIT_BAD_INPUT
+    engines = getattr(args, "engines", None)
+    if engines is not None and not 1 <= engines <= MAX_ENGINES:
+        print(f"kradan: error: --engines {engines}: expected 1..{MAX_ENGINES}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     import uvicorn
 
     from ..web import create_app
@@ -107,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
     if args.open:
         open_when_up(url, args.host, args.port)
-    app = create_app(args.db, warm_engine=True, freeze_startup=True)
+    app = create_app(args.db, engine_workers=engines, warm_engine=True, freeze_startup=True)
     uvicorn.run(
         app,
         host=args.host,

@@ -2,7 +2,7 @@
 
 The server keeps each game in memory in a room (:mod:`.room`; every room in :mod:`.hall`),
 stores every move before it answers (:mod:`.storage`, SQLite or PostgreSQL through SQLAlchemy,
-schema by Alembic), lets the engine think in a worker process (:mod:`.engine_pool`) and speaks
+schema by Alembic), lets the engine think in worker processes (:mod:`.engine_pool`) and speaks
 JSON over HTTP and a websocket (:mod:`.api`). :func:`create_app` builds the application;
 ``kradan.web.app:app`` is one for uvicorn, on the database named by ``KRADAN_DB``. It needs
 ``pip install 'kradan[web]'``.
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def create_app(
     database_url: str | None = None,
     *,
-    engine_workers: int = 1,
+    engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
 ) -> FastAPI:

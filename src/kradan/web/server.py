@@ -1,7 +1,7 @@
 """The application of ``kradan serve``: :func:`create_app` puts together the storage, the hall
-of rooms, the engine's worker, the JSON API, the pages and the guards every response passes
-(bodies of at most 4 KB, a ``Content-Security-Policy`` on every response, errors as
-``{"error": ...}``).
+of rooms, the engine's workers, the JSON API (games and analysis), the pages and the guards
+every response passes (bodies of at most 4 KB, a ``Content-Security-Policy`` on every
+response, errors as ``{"error": ...}``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from . import i18n, study
+from .analysis import router as analysis_router
 from .api import MAX_BODY, router, unknown_game
 from .engine_pool import EnginePool
 from .hall import Hall
@@ -244,14 +245,16 @@ YOUNG_OBJECTS = 10_000
 def create_app(
     database_url: str | None = None,
     *,
-    engine_workers: int = 1,
+    engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
 ) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
     user's data folder). The schema is upgraded and the games in progress resume when it
-    starts; with ``warm_engine`` the engine's worker starts at once and loads its searches.
+    starts. ``engine_workers`` is the number of engine processes (default:
+    :func:`~kradan.web.engine_pool.default_engines`, from the cores), started when first
+    needed; with ``warm_engine`` they all start at once and load their searches.
 
     With ``freeze_startup`` (for a process that serves only this app, as ``kradan serve``
     does) what exists once it has started is moved out of the garbage collector's sight
@@ -270,6 +273,7 @@ def create_app(
         await migrate(engine)
         hall = Hall(Store(engine), pool)
         app.state.hall = hall
+        app.state.pool = pool
         await hall.resume()
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
@@ -309,6 +313,7 @@ def create_app(
 
     app.include_router(router)
     app.include_router(study.router)
+    app.include_router(analysis_router)
     _include_pages(app)
     return app
 

@@ -24,9 +24,6 @@ from .setup import ScreenedSetup, preset_names
 
 log = logging.getLogger("kradan.web")
 
-#: how many times the engine's move is asked for when its worker dies
-ATTEMPTS = 3
-
 
 class EngineTurn:
     """The engine's seats in one room."""
@@ -128,27 +125,20 @@ class EngineTurn:
         await self.locked(play)
 
     async def _think(self, request: EngineRequest) -> EngineAnswer | None:
-        """The pool's answer; a dead worker is restarted and asked again."""
-        pool = self.room.host.pool
-        for attempt in range(ATTEMPTS):
-            try:
-                return await pool.choose_move(request)
-            except BrokenProcessPool:
-                log.warning(
-                    "the engine's worker died (game %s); restarting it", self.room.public_id
-                )
-                pool.close()
-                if attempt == ATTEMPTS - 1:
-                    return None
-        return None  # pragma: no cover
+        """The pool's answer (the pool runs it again when its worker dies, a few times);
+        ``None`` when no worker could answer."""
+        try:
+            return await self.room.host.pool.choose_move(request, self.room.public_id)
+        except BrokenProcessPool:
+            log.error("game %s: the engine's workers died on this move", self.room.public_id)
+            return None
 
     async def _answer_draw(self, version: int, engine: bool) -> None:
         room = self.room
         request = self.request(room.players[engine].level, engine_white=engine)
         try:
-            accepts = await room.host.pool.accepts_draw(request)
+            accepts = await room.host.pool.accepts_draw(request, room.public_id)
         except BrokenProcessPool:
-            room.host.pool.close()
             accepts = False
 
         async def answer() -> bool:
