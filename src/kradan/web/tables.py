@@ -133,6 +133,9 @@ class Ending:
     termination: str
 
 
+# the archive's tables share the schema's metadata, so that Alembic compares one schema
+from . import archive_tables as _archive_tables  # noqa: E402, F401
+
 __all__ = [
     "EVENTS",
     "GAMES",
