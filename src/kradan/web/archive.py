@@ -27,12 +27,15 @@ from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..games import AnyBoard
+from .archive_queries import ExplorerCache, Filters, explore
 from .archive_reader import (
     POSITION_TAGS,
     GameSplitter,
     LineError,
     Record,
     date_key,
+    position_key,
     read_records,
 )
 from .archive_tables import ARCHIVE_GAMES, ARCHIVE_PLAYERS, ARCHIVE_POSITIONS
@@ -81,6 +84,7 @@ class ArchiveStore:
         self.piece_games = piece_games
         self._players: dict[str, int] = {}
         self._writing = asyncio.Lock()
+        self.explorer_cache = ExplorerCache()
 
     # --- importing -------------------------------------------------------------------------
 
@@ -173,7 +177,21 @@ class ArchiveStore:
             self._players.clear()
         self._players.update(players)
 
-    # --- small reads the API needs ---------------------------------------------------------
+    # --- reading ---------------------------------------------------------------------------
+
+    async def explore(
+        self, board: AnyBoard, variant: str, filters: Filters, *, cached: bool = True
+    ) -> dict[str, Any]:
+        """The explorer's answer for ``board`` (:func:`.archive_queries.explore`), from the
+        cache while the archive has not changed."""
+        if not cached:
+            return await explore(self.engine, board, variant, filters)
+        key = (position_key(board, variant), variant, filters, await self.version())
+        answer = self.explorer_cache.get(key)
+        if answer is None:
+            answer = await explore(self.engine, board, variant, filters)
+            self.explorer_cache.put(key, answer)
+        return answer
 
     async def version(self) -> int:
         """A number that changes whenever a game is added (the newest game's id): what the

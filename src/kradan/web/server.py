@@ -27,6 +27,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from . import i18n
 from .api import MAX_BODY, router, unknown_game
+from .archive import ArchiveStore
+from .archive_api import ARCHIVE_MAX_BODY
+from .archive_api import router as archive_router
 from .engine_pool import EnginePool
 from .hall import Hall
 from .i18n import N_
@@ -45,13 +48,22 @@ SECURITY_HEADERS = {
 }
 
 
+#: the routes that read their bodies as a stream and keep to a limit of their own (``POST``)
+STREAMED_BODIES = {"/api/archive": ARCHIVE_MAX_BODY}
+
+
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, whether announced by
-    ``Content-Length`` or streamed."""
+    ``Content-Length`` or streamed. A ``POST`` to a route of ``streamed`` is refused here only
+    when its ``Content-Length`` passes that route's limit; its body goes on unread, for the
+    route to read as it comes."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, streamed: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.streamed = STREAMED_BODIES if streamed is None else streamed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -59,8 +71,13 @@ class BodyLimit:
             return
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(scope, send, self.limit, length.decode("latin-1")[:20])
+        own = self.streamed.get(scope["path"]) if scope["method"] == "POST" else None
+        limit = self.limit if own is None else own
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_large(scope, send, limit, length.decode("latin-1")[:20])
+            return
+        if own is not None:
+            await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
@@ -260,8 +277,10 @@ def create_app(
         engine = make_engine(url)
         pool = EnginePool(engine_workers)
         await migrate(engine)
-        hall = Hall(Store(engine), pool)
+        archive = ArchiveStore(engine)
+        hall = Hall(Store(engine), pool, archive)
         app.state.hall = hall
+        app.state.archive = archive
         await hall.resume()
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
@@ -300,6 +319,7 @@ def create_app(
         return _docs_page(app)
 
     app.include_router(router)
+    app.include_router(archive_router)
     _include_pages(app)
     return app
 
