@@ -200,6 +200,8 @@ class _ArchiveVisitor(BaseVisitor["_ArchiveVisitor"]):
         if self.errors:
             error = self.errors[0]
             line = error.line if error.line is not None else error.game_line or 1
+            if not error.text and error.move_number is None and error.game_line:
+                line = error.game_line  # the tags cannot set a game up: the game's first line
             return LineError(first_line + line - 1, _message(error))
         if self.board is None:
             return LineError(first_line, "a game without a position to start from")
