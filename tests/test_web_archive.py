@@ -45,7 +45,11 @@ def run(work: Callable[[ArchiveStore], Awaitable[T]], url: str, **options: Any) 
         engine = storage.make_engine(url)
         try:
             await storage.migrate(engine)
-            return await work(ArchiveStore(engine, **options))
+            archive = ArchiveStore(engine, **options)
+            try:
+                return await work(archive)
+            finally:
+                await archive.close()
         finally:
             await engine.dispose()
 

@@ -23,9 +23,10 @@ from collections.abc import AsyncIterable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import await_
 
 from ..games import AnyBoard
 from .archive_queries import ExplorerCache, Filters, explore
@@ -39,6 +40,7 @@ from .archive_reader import (
     read_records,
 )
 from .archive_tables import ARCHIVE_GAMES, ARCHIVE_PLAYERS, ARCHIVE_POSITIONS
+from .storage import sqlite_pragmas
 from .tables import utcnow
 
 #: the errors an import reports one by one; the rest are counted
@@ -84,6 +86,7 @@ class ArchiveStore:
         self.piece_games = piece_games
         self._players: dict[str, int] = {}
         self._writing = asyncio.Lock()
+        self._sync_engine: Engine | None = None
         self.explorer_cache = ExplorerCache()
 
     # --- importing -------------------------------------------------------------------------
@@ -136,46 +139,47 @@ class ArchiveStore:
         if not unique:
             report.duplicates += duplicates
             return
-        async with self._writing, self.engine.begin() as connection:
-            names = {name for r in unique.values() for name in (r.white, r.black) if name}
-            players = await self._player_ids(connection, names)
-            now = utcnow()
-            rows = [
-                _game_row(hash_, record, players, source, now) for hash_, record in unique.items()
-            ]
-            ids = await _insert_games(connection, rows)
-            positions = [
-                (key, game_id, ply, move, record.result_code)
-                for hash_, record in unique.items()
-                if (game_id := ids.get(hash_)) is not None
-                for key, ply, move in record.positions()
-            ]
-            positions.sort()
-            await _insert_positions(connection, positions)
+        memo = dict(self._players)
+        async with self._writing:
+            sync_engine = self._sqlite_file_engine()
+            if sync_engine is None:
+                async with self.engine.begin() as connection:
+                    ids, players = await connection.run_sync(_store, unique, memo, source)
+            else:
+                ids, players = await asyncio.to_thread(
+                    _store_sqlite, sync_engine, unique, memo, source
+                )
         self._remember(players)
         report.imported += len(ids)
         report.duplicates += duplicates + len(unique) - len(ids)
 
-    async def _player_ids(self, connection: AsyncConnection, names: set[str]) -> dict[str, int]:
-        """The id of every name (new names stored)."""
-        found = {name: self._players[name] for name in names if name in self._players}
-        missing = sorted(names - set(found))
-        if not missing:
-            return found
-        found.update(await _select_players(connection, missing))
-        new = [{"name": name} for name in missing if name not in found]
-        if new:
-            await connection.execute(
-                _insert_for(connection).on_conflict_do_nothing(index_elements=["name"]), new
-            )
-            found.update(await _select_players(connection, [row["name"] for row in new]))
-        return found
+    def _sqlite_file_engine(self) -> Engine | None:
+        """SQLite file: a synchronous engine on it (made on first use), or ``None``.
+
+        On an SQLite file a batch is written in a worker thread through the standard library's
+        driver, one transaction from the first insert to the commit. Through the async driver
+        the transaction would hold the file's write lock across awaits, while the live games'
+        store (:class:`~.storage.Store`), which writes on the event loop's own thread, waits
+        for that lock, so that neither could go on until the busy timeout failed a move."""
+        url = self.engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return None
+        if self._sync_engine is None:
+            self._sync_engine = create_engine(url.set(drivername="sqlite"))
+            event.listen(self._sync_engine, "connect", sqlite_pragmas)
+        return self._sync_engine
 
     def _remember(self, players: dict[str, int]) -> None:
         """Keep committed players' ids for the next batches."""
         if len(self._players) + len(players) > _MEMO_PLAYERS:
             self._players.clear()
         self._players.update(players)
+
+    async def close(self) -> None:
+        """Let go of the SQLite writer's engine (a later import makes it again)."""
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+            self._sync_engine = None
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -205,17 +209,60 @@ class ArchiveStore:
             return int(await connection.scalar(select(func.count(ARCHIVE_GAMES.c.id))) or 0)
 
 
-def _insert_for(connection: AsyncConnection) -> Any:
-    """``INSERT`` for the connection's database, with its ``ON CONFLICT`` clause."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(ARCHIVE_PLAYERS)
+def _store_sqlite(
+    engine: Engine, unique: dict[str, Record], memo: dict[str, int], source: str
+) -> tuple[dict[str, int], dict[str, int]]:
+    with engine.begin() as connection:
+        return _store(connection, unique, memo, source)
 
 
-async def _select_players(connection: AsyncConnection, names: list[str]) -> dict[str, int]:
+def _store(
+    connection: Connection, unique: dict[str, Record], memo: dict[str, int], source: str
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Write ``unique`` (games by hash) in the connection's transaction: their new players,
+    the games not already stored, and those games' positions, sorted by key. Returns the ids
+    of the games stored, by hash, and the ids of their players, by name."""
+    names = {name for record in unique.values() for name in (record.white, record.black) if name}
+    players = _player_ids(connection, names, memo)
+    now = utcnow()
+    rows = [_game_row(hash_, record, players, source, now) for hash_, record in unique.items()]
+    ids = _insert_games(connection, rows)
+    positions = [
+        (key, game_id, ply, move, record.result_code)
+        for hash_, record in unique.items()
+        if (game_id := ids.get(hash_)) is not None
+        for key, ply, move in record.positions()
+    ]
+    positions.sort()
+    _insert_positions(connection, positions)
+    return ids, players
+
+
+def _player_ids(connection: Connection, names: set[str], memo: dict[str, int]) -> dict[str, int]:
+    """The id of every name (new names stored); ``memo`` holds ids known already."""
+    found = {name: memo[name] for name in names if name in memo}
+    missing = sorted(names - set(found))
+    if not missing:
+        return found
+    found.update(_select_players(connection, missing))
+    new = [{"name": name} for name in missing if name not in found]
+    if new:
+        insert = _dialect(connection).insert(ARCHIVE_PLAYERS)
+        connection.execute(insert.on_conflict_do_nothing(index_elements=["name"]), new)
+        found.update(_select_players(connection, [row["name"] for row in new]))
+    return found
+
+
+def _dialect(connection: Connection) -> Any:
+    """The dialect module whose ``insert`` has the connection's ``ON CONFLICT`` clause."""
+    return postgresql if connection.dialect.name == "postgresql" else sqlite
+
+
+def _select_players(connection: Connection, names: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for start in range(0, len(names), _CHUNK):
         part = names[start : start + _CHUNK]
-        rows = await connection.execute(
+        rows = connection.execute(
             select(ARCHIVE_PLAYERS.c.name, ARCHIVE_PLAYERS.c.id).where(
                 ARCHIVE_PLAYERS.c.name.in_(part)
             )
@@ -246,35 +293,37 @@ def _game_row(
     }
 
 
-async def _insert_games(connection: AsyncConnection, rows: list[dict[str, Any]]) -> dict[str, int]:
+def _insert_games(connection: Connection, rows: list[dict[str, Any]]) -> dict[str, int]:
     """Insert the games not already stored; the ids of those inserted, by hash."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
     statement = (
-        dialect.insert(ARCHIVE_GAMES)
+        _dialect(connection)
+        .insert(ARCHIVE_GAMES)
         .on_conflict_do_nothing(index_elements=["game_hash"])
         .returning(ARCHIVE_GAMES.c.game_hash, ARCHIVE_GAMES.c.id)
     )
-    inserted = await connection.execute(statement, rows)
+    inserted = connection.execute(statement, rows)
     return {game_hash: int(id_) for game_hash, id_ in inserted}
 
 
 _POSITION_COLUMNS = ("pos_key", "game_id", "ply", "next_move", "result")
 
 
-async def _insert_positions(connection: AsyncConnection, rows: list[tuple[Any, ...]]) -> None:
-    """The position rows through the driver: ``COPY`` on PostgreSQL, ``executemany`` on
-    SQLite (both inside the connection's transaction)."""
+def _insert_positions(connection: Connection, rows: list[tuple[Any, ...]]) -> None:
+    """The position rows through the driver, in the connection's transaction: ``COPY`` on
+    PostgreSQL (asyncpg's ``copy_records_to_table``, awaited from the sync facade that
+    :meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync` gives), ``executemany`` on
+    SQLite."""
     if not rows:
         return
-    raw = await connection.get_raw_connection()
-    driver: Any = raw.driver_connection
     if connection.dialect.name == "postgresql":
-        await driver.copy_records_to_table(
+        driver: Any = connection.connection.driver_connection
+        copy = driver.copy_records_to_table(
             ARCHIVE_POSITIONS.name, records=rows, columns=list(_POSITION_COLUMNS)
         )
+        await_(copy)
     else:
         columns = ", ".join(_POSITION_COLUMNS)
-        await driver.executemany(
+        connection.exec_driver_sql(
             f"INSERT INTO {ARCHIVE_POSITIONS.name} ({columns}) VALUES (?, ?, ?, ?, ?)", rows
         )
 

@@ -10,7 +10,8 @@
   ``{games, white, draws, black, moves: [{uci, san, games, white, draws, black}], recent}``.
 
 Bad input is a 400 (an unknown game id a 404) with ``{"error": ...}`` quoting it, and stores
-nothing. The messages are in English.
+nothing. The archive's own messages (a bad filter, date, cursor, position or move) are in
+English; those the rest of the API shares (a body too large, an unknown game) are translated.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from .api import ErrorView, same_origin
+from .api import ErrorView, same_origin, unknown_game
 from .archive import ArchiveStore
 from .archive_queries import (
     MAX_PAGE,
@@ -40,6 +41,7 @@ from .archive_queries import (
     search,
     split_moves,
 )
+from .i18n import N_
 from .model import GameError
 
 #: the largest PGN body ``POST /api/archive`` takes, in bytes
@@ -189,12 +191,15 @@ async def import_pgn(request: Request) -> Any:
         report = await archive_of(request).import_stream(chunks())
     except _TooLarge:
         raise GameError(
-            413, f"request body of more than {ARCHIVE_MAX_BODY} bytes refused: split the file"
+            413,
+            N_("request body of {size} bytes refused: the limit is {limit}"),
+            size=f">{ARCHIVE_MAX_BODY}",
+            limit=ARCHIVE_MAX_BODY,
         ) from None
     answer = report.as_json()
     if not report.imported and not report.duplicates:
         if not report.errors:
-            raise GameError(400, f"no PGN game in the body ({size} bytes)")
+            raise refused(QueryError(f"no PGN game in the body ({size} bytes)"))
         first = report.errors[0]
         message = f"no game could be imported: line {first.line}: {first.message}"
         return JSONResponse({"error": message, **answer}, status_code=400)
@@ -279,7 +284,7 @@ async def archived_game(
     """The game's tags, moves (UCI, from ``fen``) and PGN: what the analysis board opens."""
     found = await game(archive_of(request).engine, game_id)
     if found is None:
-        raise GameError(404, f"unknown archived game {str(game_id)!r}")
+        raise unknown_game(str(game_id))
     return found
 
 

@@ -11,7 +11,8 @@ that one key's rows lie together (24 bytes a row); on PostgreSQL its primary key
 (figures in ``research/study-in-browser.md`` section 3 and ``benchmarks/archive.py``).
 
 Written and read by :mod:`.archive` with Core statements; the live games' tables are in
-:mod:`.tables`, which imports this module so that Alembic sees one schema.
+:mod:`.tables`, which imports this module so that Alembic sees one schema
+(:mod:`.schema`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sqlalchemy import (
     Text,
 )
 
-from .tables import Base, JSONType
+from .schema import Base, JSONType
 
 #: results as the position index stores them (``*`` is ``NULL``)
 RESULT_CODES = {"1-0": 1, "1/2-1/2": 0, "0-1": -1}

@@ -296,6 +296,7 @@ def create_app(
                 gc.set_threshold(*thresholds)
                 gc.unfreeze()
             await hall.close()
+            await archive.close()
             pool.close()
             await engine.dispose()
 
