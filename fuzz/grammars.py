@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from urllib.parse import urlencode
 
 from hypothesis import strategies as st
 
@@ -272,7 +273,17 @@ def web_requests() -> st.SearchStrategy[bytes]:
         new_game, anything,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "page", "raw", "x"])  # fmt: skip
-    text = st.one_of(body.map(json.dumps), _junk("", 40))
+                            "socket", "page", "raw", "archive", "search", "export", "archived",
+                            "explore", "x"])  # fmt: skip
+    query = st.dictionaries(
+        st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
+                         "until", "after", "limit", "x"]),
+        st.one_of(variant, _fen_text(), _uci_text(), _number(), _junk("", 12),
+                  st.sampled_from(["white", "black", "1-0", "*", "2024", "2024-02-30",
+                                   "20240315.7", "e3e4,d6d5", "Anan"])),
+        max_size=4,
+    ).map(lambda words: urlencode(words))  # fmt: skip
+    archive_text = st.one_of(pgn().map(lambda b: b.decode("utf-8", "replace")), query)
+    text = st.one_of(body.map(json.dumps), _junk("", 40), archive_text)
     request = st.tuples(kind, st.integers(0, 20), text)
     return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))
