@@ -544,3 +544,31 @@ def test_bad_bodies_are_refused_and_store_nothing(db: str) -> None:
         # other routes keep their small limit
         big = client.post("/api/games", content=b"{" + b" " * 5000 + b"}")
         assert big.status_code == 413
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def test_kradan_archive_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kradan.cli.main import main
+
+    played = makruk_games(25, seed=31)
+    games_file = tmp_path / "games.pgn"
+    games_file.write_text("\n".join(entry[0] for entry in played) + '\n[Event "x"]\n\n1. Zz9 *\n')
+    database = tmp_path / "club.db"
+    assert main(["archive", "import", str(games_file), "--db", str(database)]) == 0
+    first = capsys.readouterr()
+    assert "25 games imported, 0 duplicates, 1 left out" in first.out
+    bad_line = games_file.read_text().splitlines().index("1. Zz9 *") + 1
+    assert f"games.pgn:{bad_line}: " in first.err and "'Zz9'" in first.err
+    assert main(["archive", "import", str(games_file), "--db", str(database)]) == 0
+    assert "0 games imported, 25 duplicates" in capsys.readouterr().out
+    with serving(database_url(tmp_path).replace("games.db", "club.db")) as client:
+        assert [game["id"] for game in client.get("/api/archive?limit=50").json()["games"]] == (
+            brute_search(played)
+        )
+    junk = tmp_path / "junk.pgn"
+    junk.write_text("no games here\n")
+    assert main(["archive", "import", str(junk), "--db", str(database)]) == 2
+    assert main(["archive", "import", str(tmp_path / "missing.pgn")]) == 2
+    assert "'" in capsys.readouterr().err

@@ -19,7 +19,7 @@ reported with its line; the others are stored.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, Iterable, Sequence
+from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,10 +92,15 @@ class ArchiveStore:
     # --- importing -------------------------------------------------------------------------
 
     async def import_stream(
-        self, chunks: AsyncIterable[bytes], *, source: str = "import"
+        self,
+        chunks: AsyncIterable[bytes],
+        *,
+        source: str = "import",
+        progress: Callable[[ImportReport], None] | None = None,
     ) -> ImportReport:
         """Import the PGN in ``chunks`` (bytes as they come), a piece at a time: the memory it
-        takes is bounded by a piece, whatever the size of the whole."""
+        takes is bounded by a piece, whatever the size of the whole. ``progress`` hears the
+        report so far after each piece is stored."""
         report = ImportReport()
         splitter = GameSplitter(self.piece_games)
         writing: asyncio.Task[None] | None = None
@@ -107,6 +112,14 @@ class ArchiveStore:
                 await writing
             report.add_errors(batch.errors)
             writing = asyncio.ensure_future(self.write(batch.records, report, source=source))
+            if progress is not None:
+                tell = progress
+
+                def written(done: asyncio.Future[None]) -> None:
+                    if not done.cancelled() and done.exception() is None:
+                        tell(report)
+
+                writing.add_done_callback(written)
 
         try:
             async for chunk in chunks:
