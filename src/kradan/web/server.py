@@ -1,7 +1,8 @@
 """The application of ``kradan serve``: :func:`create_app` puts together the storage, the hall
 of rooms, the engine's worker, the JSON API, the pages and the guards every response passes
-(bodies of at most 4 KB, a ``Content-Security-Policy`` on every response, errors as
-``{"error": ...}``).
+(bodies of at most 4 KB, but for the archive's PGN imports, streamed up to their own limit;
+a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``), and the
+archive's and explorer's routes (:mod:`.archive_api`), whose store gets every game that ends.
 """
 
 from __future__ import annotations
