@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from typing import Any
+from urllib.parse import urlencode
 
 from hypothesis import strategies as st
 
@@ -302,9 +303,18 @@ def web_requests() -> st.SearchStrategy[bytes]:
         new_game, anything, analysis,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "analysis", "analysis-socket", "page", "raw",
-                            "x"])  # fmt: skip
-    text = st.one_of(body.map(json.dumps), _junk("", 40))
+                            "socket", "analysis", "analysis-socket", "page", "raw", "archive",
+                            "search", "export", "archived", "explore", "x"])  # fmt: skip
+    query = st.dictionaries(
+        st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
+                         "until", "after", "limit", "x"]),
+        st.one_of(variant, _fen_text(), _uci_text(), _number(), _junk("", 12),
+                  st.sampled_from(["white", "black", "1-0", "*", "2024", "2024-02-30",
+                                   "20240315.7", "e3e4,d6d5", "Anan"])),
+        max_size=4,
+    ).map(lambda words: urlencode(words))  # fmt: skip
+    archive_text = st.one_of(pgn().map(lambda b: b.decode("utf-8", "replace")), query)
+    text = st.one_of(body.map(json.dumps), _junk("", 40), archive_text)
     request = st.tuples(kind, st.integers(0, 20), text)
     # a third of the inputs ask for analysis, with a body made for it
     analysing = st.tuples(

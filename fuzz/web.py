@@ -9,8 +9,11 @@ one of its seats. The kinds: ``new`` (POST /api/games, the body as JSON), ``move
 ``join`` and ``list`` (the body in the path or query), ``socket`` (the body as one message on the
 game's socket, followed by a message that must be answered), ``analysis`` (POST
 /api/analysis), ``analysis-socket`` (the body as one message on an analysis socket, followed by
-a message that must be answered), ``page`` (GET the body as a path) and ``raw`` (the body's
-first line is ``METHOD PATH``, the rest the request body).
+a message that must be answered), ``page`` (GET the body as a path), ``raw`` (the body's first
+line is ``METHOD PATH``, the rest the request body), and the archive's: ``archive`` (POST the
+body as PGN), ``search``, ``export`` and ``explore`` (the body as the query string of
+``/api/archive``, ``/api/archive.pgn`` and ``/api/explorer``) and ``archived`` (GET
+``/api/archive/<body>``).
 
 An analysis body that is a JSON object without ``movetime_ms`` gets
 :data:`FUZZ_MOVETIME_MS`: the engine then searches briefly, and the inputs keep their pace (a
@@ -45,7 +48,11 @@ GAMES = (
     {"variant": "makruk", "opponent": "engine", "level": 1, "color": "white"},
 )
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
-         "analysis-socket", "page", "raw")  # fmt: skip
+         "analysis-socket", "page", "raw", "archive", "search", "export", "archived",
+         "explore")  # fmt: skip
+#: the archive's GET routes whose query string is an input's body
+ARCHIVE_QUERIES = {"search": "/api/archive", "export": "/api/archive.pgn",
+                   "explore": "/api/explorer"}  # fmt: skip
 
 
 class WebApp:
@@ -136,6 +143,14 @@ class WebApp:
         elif kind == "join":
             response = client.get(f"/join/{game_id}", params={"seat": text[:200]},
                                   follow_redirects=False)  # fmt: skip
+        elif kind == "archive":
+            response = client.post("/api/archive", content=body,
+                                   headers={"content-type": "application/x-chess-pgn"})  # fmt: skip
+        elif kind in ARCHIVE_QUERIES:
+            query = _url(text[:600]).replace("/", "%2F")
+            response = client.get(f"{ARCHIVE_QUERIES[kind]}?{query}")
+        elif kind == "archived":
+            response = client.get(f"/api/archive/{quote(text[:40], safe='')}")
         elif kind == "page":
             response = client.get("/" + _url(text[:400].lstrip("/")), follow_redirects=False)
         else:
@@ -250,6 +265,12 @@ def seeds() -> list[bytes]:
                                         "variant": "sittuyin", "multipv": 5})),
         ("analysis-socket", '{"t": "stop"}'), ("analysis-socket", '{"t": "analyse", "id": []}'),
         ("raw", 'POST /language\nlang=th'), ("raw", "GET /api/games/{id}/pgn\n"),
+        ("archive", corpus.pgn_seeds()[0]), ("archive", '[Variant "sittuyin"]\n\n1. e4 *'),
+        ("search", "player=Anan&color=white&since=2024&limit=5"),
+        ("search", "variant=makruk&moves=e3e4,d6d5&after=20240315.7"),
+        ("export", "result=1-0&limit=3"), ("archived", "1"), ("archived", "x"),
+        ("explore", "variant=makruk&play=e3e4&player=Anan&until=2025-01"),
+        ("explore", f"variant=sittuyin&fen={quote(fen)}"),
     ]  # fmt: skip
     return [f"{head}\n{body}".encode() for head, body in cases]
 

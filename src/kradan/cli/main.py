@@ -17,6 +17,7 @@ from .. import __version__
 from ..errors import KradanError
 from . import (
     analyse,
+    archive,
     book,
     convert,
     egtb,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     egtb.add_parser(commands)
     book.add_parser(commands)
+    archive.add_parser(commands)
     tune.add_parser(commands)
     for command_parser in commands.choices.values():  # for a command's own usage on errors
         command_parser.set_defaults(command_parser=command_parser)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import KradanError
 from ..games import SetupBoard, StatusBoard, find_game
+from .archive import ArchiveStore
 from .engine_pool import EnginePool
 from .i18n import N_
 from .model import (
@@ -32,6 +33,7 @@ from .model import (
     token_hash,
 )
 from .room import Room, RoomBase, rebuild
+from .room.pgn import pgn_text
 from .storage import Store
 from .tables import GameRow, utcnow
 
@@ -67,9 +69,11 @@ def idle(room: RoomBase) -> bool:
 class Hall:
     """The games in memory, loaded from the store on first use."""
 
-    def __init__(self, store: Store, pool: EnginePool) -> None:
+    def __init__(self, store: Store, pool: EnginePool, archive: ArchiveStore | None = None) -> None:
         self.store = store
         self.pool = pool
+        #: where the games that end go (:meth:`finished`); ``None``: nowhere
+        self.archive = archive
         self.rooms: dict[str, Room] = {}
         #: how many games are kept in memory before idle ones are forgotten
         self.kept = 1000
@@ -198,6 +202,20 @@ class Hall:
                 return None
             room = rebuild(self, stored)
         return room.pgn()
+
+    def finished(self, room: RoomBase) -> None:
+        """Add the game of ``room``, which has just ended, to the archive, in the background
+        (its PGN is written once the change that ended it has been applied)."""
+        archive = self.archive
+        if archive is None:
+            return
+
+        async def add() -> None:
+            report = await archive.import_text(pgn_text(room), source="live")
+            for error in report.errors:
+                log.warning("game %s not archived: %s", room.public_id, error.message)
+
+        self.spawn(room, add())
 
     async def broadcast(self, room: RoomBase, text: str) -> None:
         """Send ``text`` (the game's message, encoded once for every subscriber) to every

@@ -1,7 +1,9 @@
 """The application of ``kradan serve``: :func:`create_app` puts together the storage, the hall
-of rooms, the engine's workers, the JSON API (games and analysis), the pages and the guards
-every response passes (bodies of at most 4 KB, a ``Content-Security-Policy`` on every
-response, errors as ``{"error": ...}``).
+of rooms, the engine's workers, the JSON API (games, analysis, the analysis board's lines and
+PGN), the pages and the guards every response passes (bodies of at most 4 KB, but for PGN text
+and the archive's PGN imports, streamed up to their own limit; a ``Content-Security-Policy`` on
+every response, errors as ``{"error": ...}``), and the archive's and explorer's routes
+(:mod:`.archive_api`), whose store gets every game that ends.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from .. import __version__
 from . import i18n, study
 from .analysis import router as analysis_router
 from .api import MAX_BODY, router, unknown_game
+from .archive import ArchiveStore
+from .archive_api import ARCHIVE_MAX_BODY
+from .archive_api import router as archive_router
 from .engine_pool import EnginePool
 from .hall import Hall
 from .i18n import N_
@@ -48,18 +53,27 @@ SECURITY_HEADERS = {
 
 #: routes whose bodies may be larger than MAX_BODY: PGN text and the analysis board's trees
 LARGER_BODIES = {"/api/pgn/read": study.MAX_PGN, "/api/pgn/write": study.MAX_PGN}
+#: the routes that read their bodies as a stream and keep to a limit of their own (``POST``)
+STREAMED_BODIES = {"/api/archive": ARCHIVE_MAX_BODY}
 
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes (``larger`` ones on the paths it names) with
-    413, whether announced by ``Content-Length`` or streamed."""
+    413, whether announced by ``Content-Length`` or streamed. A ``POST`` to a route of
+    ``streamed`` is refused here only when its ``Content-Length`` passes that route's limit;
+    its body goes on unread, for the route to read as it comes."""
 
     def __init__(
-        self, app: ASGIApp, limit: int = MAX_BODY, larger: dict[str, int] | None = None
+        self,
+        app: ASGIApp,
+        limit: int = MAX_BODY,
+        larger: dict[str, int] | None = None,
+        streamed: dict[str, int] | None = None,
     ) -> None:
         self.app = app
         self.default = limit
         self.larger = LARGER_BODIES if larger is None else larger
+        self.streamed = STREAMED_BODIES if streamed is None else streamed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,8 +82,14 @@ class BodyLimit:
         limit = self.larger.get(scope.get("path", ""), self.default)
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
+        own = self.streamed.get(scope["path"]) if scope["method"] == "POST" else None
+        if own is not None:
+            limit = own
         if length is not None and (not length.isdigit() or int(length) > limit):
             await _too_large(scope, send, limit, length.decode("latin-1")[:20])
+            return
+        if own is not None:
+            await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
@@ -271,9 +291,11 @@ def create_app(
         engine = make_engine(url)
         pool = EnginePool(engine_workers)
         await migrate(engine)
-        hall = Hall(Store(engine), pool)
+        archive = ArchiveStore(engine)
+        hall = Hall(Store(engine), pool, archive)
         app.state.hall = hall
         app.state.pool = pool
+        app.state.archive = archive
         await hall.resume()
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
@@ -289,6 +311,7 @@ def create_app(
                 gc.set_threshold(*thresholds)
                 gc.unfreeze()
             await hall.close()
+            await archive.close()
             pool.close()
             await engine.dispose()
 
@@ -314,6 +337,7 @@ def create_app(
     app.include_router(router)
     app.include_router(study.router)
     app.include_router(analysis_router)
+    app.include_router(archive_router)
     _include_pages(app)
     return app
 

@@ -111,7 +111,8 @@ def database_url(text: str) -> str:
 # --- the engine and the schema ----------------------------------------------------------------
 
 
-def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """Kradan's pragmas on a new SQLite connection (a ``connect`` event's listener)."""
     cursor = dbapi_connection.cursor()
     for pragma in (
         "journal_mode=WAL",
@@ -127,7 +128,7 @@ def make_engine(url: str) -> AsyncEngine:
     """An async engine for ``url``; SQLite connections get kradan's pragmas."""
     engine = create_async_engine(url)
     if engine.dialect.name == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
     return engine
 
 
@@ -392,7 +393,7 @@ class Store:
             return None
         if self._sync_engine is None:
             self._sync_engine = create_engine(url.set(drivername="sqlite"))
-            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self._sync_engine, "connect", sqlite_pragmas)
         return self._sync_engine
 
 

@@ -13,21 +13,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Table
-from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Table
+from sqlalchemy.orm import Mapped, mapped_column
 
-#: JSON columns: JSONB on PostgreSQL
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+# the archive's tables share the schema's metadata, so that Alembic compares one schema
+from . import archive_tables as _archive_tables  # noqa: F401
+from .schema import Base, JSONType
 
 
 def utcnow() -> datetime:
     """The time now in UTC, without a zone (as every backend stores it)."""
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-class Base(DeclarativeBase):
-    pass
 
 
 class GameRow(Base):

@@ -48,6 +48,10 @@ class RoomHost(Protocol):
         """Send ``text`` (a message as JSON) to ``room``'s subscribers."""
         ...
 
+    def finished(self, room: RoomBase) -> None:
+        """``room``'s game has ended (and its end is stored): add it to the archive."""
+        ...
+
 
 def screened_start(board: GameBoard) -> bool:
     """Whether ``board`` starts a screened setup: both sides hold their camps in hand, to be
@@ -189,6 +193,7 @@ class RoomBase:
             now = time.monotonic()
             self.clock.ms = {color: self.clock.left(color, now) for color in (True, False)}
             self.clock.running = None
+        self.host.finished(self)
 
     async def resign(self, color: bool) -> None:
         """``color`` resigns."""

@@ -1,0 +1,320 @@
+"""The archive's and the explorer's JSON API (FastAPI routes, documented at ``/docs``):
+
+* ``POST /api/archive``: a PGN body of any size (streamed; up to :data:`ARCHIVE_MAX_BODY`
+  bytes) -> ``{imported, duplicates, errors: [{line, message}], more_errors}``;
+* ``GET /api/archive?variant=&player=&color=&result=&since=&until=&moves=&after=&limit=`` ->
+  ``{games: [...], next}`` (``next`` is the ``after`` of the next page);
+* ``GET /api/archive/{id}`` -> ``{id, variant, fen, headers, moves, pgn}``;
+* ``GET /api/archive.pgn?<the same filters>&limit=``: the selection as PGN, streamed;
+* ``GET /api/explorer?variant=&fen=&play=&player=&color=&result=&since=&until=`` ->
+  ``{games, white, draws, black, moves: [{uci, san, games, white, draws, black}], recent}``.
+
+Bad input is a 400 (an unknown game id a 404) with ``{"error": ...}`` quoting it, and stores
+nothing. The archive's own messages (a bad filter, date, cursor, position or move) are in
+English; those the rest of the API shares (a body too large, an unknown game) are translated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from .api import ErrorView, same_origin, unknown_game
+from .archive import ArchiveStore
+from .archive_queries import (
+    MAX_PAGE,
+    Cursor,
+    Filters,
+    Opening,
+    QueryError,
+    board_after,
+    canonical_variant,
+    export,
+    game,
+    parse_filters,
+    pgn_of,
+    search,
+    split_moves,
+)
+from .i18n import N_
+from .model import GameError
+
+#: the largest PGN body ``POST /api/archive`` takes, in bytes
+ARCHIVE_MAX_BODY = 256 << 20
+#: the most games one PGN export holds
+MAX_EXPORT = 100_000
+
+router = APIRouter(tags=["archive"])
+
+
+# --- the shapes of answers ------------------------------------------------------------------
+
+
+class LineErrorView(BaseModel):
+    line: int = Field(description="the line of the problem in the body")
+    message: str
+
+
+class ImportView(BaseModel):
+    imported: int = Field(description="games stored")
+    duplicates: int = Field(description="games the archive had already (stored once)")
+    errors: list[LineErrorView] = Field(description="games left out, by line (the first 100)")
+    more_errors: int = Field(0, description="games left out beyond those listed")
+
+
+class ArchivedGameSummary(BaseModel):
+    id: int
+    variant: str
+    white: str | None
+    black: str | None
+    result: str
+    date: str | None = Field(description="as PGN writes it: 2024.03.?? for a partial date")
+    plies: int
+    event: str | None
+    source: str = Field(description="import (a PGN file) or live (played on this server)")
+
+
+class ArchivePage(BaseModel):
+    games: list[ArchivedGameSummary]
+    next: str | None = Field(description="the 'after' of the next page; null on the last")
+
+
+class ArchivedGame(BaseModel):
+    id: int
+    variant: str
+    fen: str = Field(description="the start position (open it in the analysis board)")
+    headers: dict[str, Any]
+    moves: list[str] = Field(description="the main line in UCI")
+    pgn: str
+
+
+class ExplorerMove(BaseModel):
+    uci: str
+    san: str
+    games: int
+    white: int
+    draws: int
+    black: int
+
+
+class ExplorerView(BaseModel):
+    games: int = Field(description="games that stood in the position")
+    white: int
+    draws: int
+    black: int
+    moves: list[ExplorerMove] = Field(description="the moves played from it, most played first")
+    recent: list[ArchivedGameSummary] = Field(description="the latest games archived with it")
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorView} for code in codes}
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def archive_of(request: Request) -> ArchiveStore:
+    archive: ArchiveStore = request.app.state.archive
+    return archive
+
+
+def refused(error: QueryError) -> GameError:
+    """``error`` as the API's 400."""
+    return GameError(400, str(error))
+
+
+def _filters(**words: str | None) -> Filters:
+    try:
+        return parse_filters(**words)
+    except QueryError as error:
+        raise refused(error) from None
+
+
+def _opening(filters: Filters, moves: str | None) -> Opening | None:
+    played = split_moves(moves)
+    if not played:
+        return None
+    try:
+        return Opening.of(filters.variant or "makruk", played)
+    except QueryError as error:
+        raise refused(error) from None
+
+
+Variant = Annotated[str | None, Query(max_length=40, description="a game's name, e.g. makruk")]
+Player = Annotated[str | None, Query(max_length=200, description="a player's name, exactly")]
+Color = Annotated[str | None, Query(max_length=10, description="white or black (with player)")]
+Result = Annotated[str | None, Query(max_length=10, description="1-0, 0-1, 1/2-1/2 or *")]
+Since = Annotated[str | None, Query(max_length=20, description="YYYY, YYYY-MM or YYYY-MM-DD")]
+Moves = Annotated[
+    str | None,
+    Query(max_length=1000, description="opening moves in UCI, commas between: e3e4,e6e5"),
+]
+
+
+# --- routes ---------------------------------------------------------------------------------
+
+
+class _TooLarge(Exception):
+    pass
+
+
+@router.post(
+    "/api/archive",
+    response_model=ImportView,
+    responses=_errors(400, 403, 413),
+    summary="Import PGN into the archive",
+)
+async def import_pgn(request: Request) -> Any:
+    """The body is PGN text (any number of games, any game kradan reads), streamed. Each game
+    read whole is stored, once: a game the archive has already counts as a duplicate. Each
+    game with a problem is left out and reported by its line. A body with no game to store
+    is refused (400) and stores nothing; a body over the limit is refused (413) once it has
+    passed it (the games before that point may be stored: sending the file again stores each
+    of them once)."""
+    same_origin(request)
+    size = 0
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > ARCHIVE_MAX_BODY:
+                raise _TooLarge
+            yield chunk
+
+    try:
+        report = await archive_of(request).import_stream(chunks())
+    except _TooLarge:
+        raise GameError(
+            413,
+            N_("request body of {size} bytes refused: the limit is {limit}"),
+            size=f">{ARCHIVE_MAX_BODY}",
+            limit=ARCHIVE_MAX_BODY,
+        ) from None
+    answer = report.as_json()
+    if not report.imported and not report.duplicates:
+        if not report.errors:
+            raise refused(QueryError(f"no PGN game in the body ({size} bytes)"))
+        first = report.errors[0]
+        message = f"no game could be imported: line {first.line}: {first.message}"
+        return JSONResponse({"error": message, **answer}, status_code=400)
+    return answer
+
+
+@router.get(
+    "/api/archive",
+    response_model=ArchivePage,
+    responses=_errors(400),
+    summary="Search the archive",
+)
+async def search_archive(
+    request: Request,
+    variant: Variant = None,
+    player: Player = None,
+    color: Color = None,
+    result: Result = None,
+    since: Since = None,
+    until: Since = None,
+    moves: Moves = None,
+    after: Annotated[str | None, Query(max_length=40, description="a page's 'next'")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+) -> dict[str, Any]:
+    """Games newest first (by date, then by when they were archived), ``limit`` a page;
+    ``player`` plays either side unless ``color`` says which; ``moves`` are the first moves
+    the games played."""
+    filters = _filters(variant=variant, player=player, color=color, result=result,
+                       since=since, until=until)  # fmt: skip
+    opening = _opening(filters, moves)
+    try:
+        cursor = None if after is None else Cursor.parse(after)
+    except QueryError as error:
+        raise refused(error) from None
+    games, following = await search(archive_of(request).engine, filters, opening, cursor, limit)
+    return {"games": games, "next": following}
+
+
+@router.get(
+    "/api/archive.pgn",
+    response_class=StreamingResponse,
+    responses=_errors(400),
+    summary="Games of the archive as PGN",
+)
+async def export_pgn(
+    request: Request,
+    variant: Variant = None,
+    player: Player = None,
+    color: Color = None,
+    result: Result = None,
+    since: Since = None,
+    until: Since = None,
+    moves: Moves = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 1000,
+) -> StreamingResponse:
+    """The games the same filters find (newest first, at most ``limit``), streamed."""
+    filters = _filters(variant=variant, player=player, color=color, result=result,
+                       since=since, until=until)  # fmt: skip
+    opening = _opening(filters, moves)
+    engine = archive_of(request).engine
+
+    async def texts() -> AsyncIterator[str]:
+        async for rows in export(engine, filters, opening, limit):
+            yield await asyncio.to_thread(_pgn_texts, rows)
+
+    return StreamingResponse(texts(), media_type="application/x-chess-pgn; charset=utf-8")
+
+
+def _pgn_texts(rows: list[Any]) -> str:
+    return "".join(pgn_of(row) + "\n" for row in rows)
+
+
+@router.get(
+    "/api/archive/{game_id}",
+    response_model=ArchivedGame,
+    responses=_errors(404),
+    summary="A game of the archive",
+)
+async def archived_game(
+    request: Request, game_id: Annotated[int, Path(ge=1, le=2**31 - 1)]
+) -> dict[str, Any]:
+    """The game's tags, moves (UCI, from ``fen``) and PGN: what the analysis board opens."""
+    found = await game(archive_of(request).engine, game_id)
+    if found is None:
+        raise unknown_game(str(game_id))
+    return found
+
+
+@router.get(
+    "/api/explorer",
+    response_model=ExplorerView,
+    responses=_errors(400),
+    summary="The opening explorer",
+)
+async def explorer(
+    request: Request,
+    variant: Annotated[str, Query(max_length=40, description="a game's name")] = "makruk",
+    fen: Annotated[str | None, Query(max_length=200, description="default: the start")] = None,
+    play: Moves = None,
+    player: Player = None,
+    color: Color = None,
+    result: Result = None,
+    since: Since = None,
+    until: Since = None,
+) -> dict[str, Any]:
+    """The moves the archive's games played from the position (``fen``, then the UCI moves of
+    ``play``), with how many games played each and how they ended, the most played first; and
+    the latest games archived that stood there."""
+    try:
+        name = canonical_variant(variant)
+        filters = parse_filters(None, player, color, result, since, until)
+        board = board_after(name, fen, split_moves(play))
+    except QueryError as error:
+        raise refused(error) from None
+    return await archive_of(request).explore(board, name, filters)
+
+
+__all__ = ["ARCHIVE_MAX_BODY", "router"]
