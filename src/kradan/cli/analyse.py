@@ -28,6 +28,9 @@ EXAMPLES = """examples:
   kradan analyse games.pgn --game 2 --ply 30          a position of a saved game
   kradan analyse games.pgn --annotate annotated.pgn --time 0.5
                                                      every move of every game judged
+  kradan analyse games.pgn --review reviewed.pgn --depth 10
+                                                     one game reviewed: marks, the better
+                                                     moves, each side's summary
   kradan analyse games.pgn --annotate out.pgn --concurrency 2
                                                      two games at a time
   kradan analyse games.pgn --annotate out.pgn --executor ray --address ray://HOST:10001
@@ -52,6 +55,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--time", type=seconds, help="seconds per position (default 5; 0.5 with"
                         " --annotate)")  # fmt: skip
     parser.add_argument("--depth", type=int, help="search this many plies deep instead")
+    parser.add_argument("--nodes", type=int, help="search this many nodes instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="show K lines")
     parser.add_argument(
         "--game",
@@ -63,7 +67,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--annotate", metavar="OUT.pgn",
                         help="judge every move of the PGN file's games (or --game N), write "
                         "them to OUT.pgn")  # fmt: skip
-    add_executor_arguments(parser, "with --annotate: chunks of games annotated")
+    parser.add_argument("--review", metavar="OUT.pgn",
+                        help="review the PGN file's game (--game N, default the first): every "
+                        "move judged by its loss in winning chances, to a depth or node count "
+                        "(default depth 10); the summary printed, the game written to "
+                        "OUT.pgn")  # fmt: skip
+    add_executor_arguments(parser, "with --annotate or --review: chunks of work")
     parser.set_defaults(run=run)
 
 
@@ -74,6 +83,10 @@ def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
         if not 1 <= args.depth <= 60:
             raise UsageError(f"--depth {args.depth} is outside 1..60")
         return Limit(depth=args.depth)
+    if args.nodes is not None:
+        if args.nodes < 1:
+            raise UsageError(f"--nodes {args.nodes} must be 1 or more")
+        return Limit(nodes=args.nodes)
     seconds = default_seconds if args.time is None else args.time
     if seconds <= 0:
         raise UsageError(f"--time {seconds} must be above 0")
@@ -258,6 +271,14 @@ def _annotate_file(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    if args.review:
+        if args.annotate:
+            raise UsageError("--review and --annotate: choose one")
+        if not args.position or not " ".join(args.position).lower().endswith(".pgn"):
+            raise UsageError("--review needs a PGN file as POSITION")
+        from .review import run_review
+
+        return run_review(args)
     if args.annotate:
         if not args.position or not " ".join(args.position).lower().endswith(".pgn"):
             raise UsageError("--annotate needs a PGN file as POSITION")
