@@ -19,21 +19,29 @@ from dataclasses import dataclass
 
 from .types import MATE_VALUE, Score
 
-#: the fitted ``scale`` of each game (per centipawn; see docs/review.md for the data):
-#: ``benchmarks/fit_winning_curve.py`` prints them
+#: the fitted ``scale`` of each game, per centipawn (docs/review.md has the data and the fit;
+#: ``benchmarks/fit_winning_curve.py`` prints them): kradan's self-play games of Makruk at
+#: 30,000 nodes a move (100 games), of Ouk Chatrang and of Sittuyin at 4,000 (120 games each).
+#: Most of them are drawn (80 to 84 % of the positions), by the count above all, so a lead is
+#: worth less than in chess: a pawn up scores about 53 %. Alquerque has no fit of its own yet
+#: and borrows Makruk's.
 SCALES: dict[str, float] = {
-    "makruk": 0.0040,
-    "cambodian": 0.0040,
-    "karouk": 0.0040,
-    "sittuyin": 0.0040,
-    "alquerque": 0.0040,
-    "alquerque-bell": 0.0040,
+    "makruk": 0.00111,
+    "cambodian": 0.00139,
+    "karouk": 0.00139,
+    "sittuyin": 0.00085,
+    "alquerque": 0.00111,
+    "alquerque-bell": 0.00111,
 }
-#: the scale of a game not in :data:`SCALES`
-DEFAULT_SCALE = 0.0040
+#: the scale of a game not in :data:`SCALES` (Makruk's)
+DEFAULT_SCALE = 0.00111
 
-#: drops of the mover's expected score that earn ``?!``, ``?`` and ``??``
-INACCURACY, MISTAKE, BLUNDER = 0.10, 0.20, 0.30
+#: drops of the mover's expected score that earn ``?!``, ``?`` and ``??``: lichess's 0.1, 0.2
+#: and 0.3 of winning chances (``2E - 1``), which are 0.05, 0.10 and 0.15 of an expected score.
+#: On Makruk's curve they are about 180, 370 and 560 centipawns from an even game: a pawn and
+#: a bit, a knight (371), most of a rook (652). Chess-like steps of 0.1/0.2/0.3 would ask for
+#: 370/770/1250 centipawns, and a hung rook would be a mere inaccuracy.
+INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 #: the marks, from the mildest; and their PGN NAGs ($6, $2, $4)
 MARKS = ("?!", "?", "??")
 NAGS = {"?!": 6, "?": 2, "??": 4}
@@ -118,13 +126,6 @@ def judge(
     return Judgement(best_e, played_e, loss, None if quiet else mark_for(loss))
 
 
-def shown_cp(score: Score) -> int | None:
-    """Centipawns clipped to ±:data:`CP_CLIP` (``None`` for a mate): for graphs and tables."""
-    if score.mate is not None:
-        return None
-    return max(-CP_CLIP, min(CP_CLIP, score.cp or 0))
-
-
 __all__ = [
     "BLUNDER",
     "CP_CLIP",
@@ -141,5 +142,4 @@ __all__ = [
     "expected_from_cp",
     "judge",
     "mark_for",
-    "shown_cp",
 ]

@@ -191,11 +191,13 @@ class Review:
 
 
 def score_json(score: Score) -> dict[str, int]:
-    """``{"cp": n}`` (clipped to ±2000) or ``{"mate": n}`` (``mate 0``: mated on the board)."""
-    if score.mate is not None:
+    """White's ``score`` as the API sends it: ``{"mate": n}`` (negative: White is mated), or
+    ``{"cp": n}`` clipped to ±2000; a game already won or lost on the board (``mate 0``, a
+    first check) is ±2000 centipawns."""
+    if score.mate is not None and score.mate != 0:
         return {"mate": score.mate}
-    if abs(score.cp or 0) >= CP_CLIP * 50:  # a game won on the board, not by a mate
-        return {"mate": 0} if (score.cp or 0) < 0 else {"cp": CP_CLIP}
+    if score.mate == 0:
+        return {"cp": -CP_CLIP}
     return {"cp": max(-CP_CLIP, min(CP_CLIP, score.cp or 0))}
 
 

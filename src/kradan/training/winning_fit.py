@@ -28,6 +28,8 @@ from ..runners.selfplay import TrainingPositions
 START_SCALE = 0.004
 #: steps at most, and the change of ``scale`` below which it stops
 STEPS, TOLERANCE = 100, 1e-10
+#: a scale beyond this (a centipawn deciding the game) means the data fix none
+MAX_SCALE = 1.0
 
 
 @dataclass(frozen=True)
@@ -78,23 +80,22 @@ def fit_scale(cp: np.ndarray, results: np.ndarray, games: int | None = None) -> 
     if not np.any(x):
         raise ValueError("every score is 0: the data fix no scale")
     scale = START_SCALE
+    unsettled = ValueError("the fit did not settle: do the results fix a finite scale?")
     for _ in range(STEPS):
         p = _sigmoid(scale * x)
         gradient = float(np.sum((y - p) * x))
         curvature = float(np.sum(p * (1.0 - p) * x * x))
-        if curvature <= 0.0 or not math.isfinite(gradient):
-            break
+        if not curvature > 0.0 or abs(scale) > MAX_SCALE:  # the curve became a step
+            raise unsettled
         step = gradient / curvature
-        # a step that would cross zero or run away is halved: the maximum lies on the way
+        # a step that would cross zero or run away is shortened: the maximum lies on the way
         while abs(step) > 4 * abs(scale) + 1e-3:
             step /= 2
         scale += step
         if abs(step) < TOLERANCE:
             break
     else:
-        raise ValueError("the fit did not settle: do the results fix a finite scale?")
-    if not math.isfinite(scale):
-        raise ValueError("the fit did not settle: do the results fix a finite scale?")
+        raise unsettled
     p = _sigmoid(scale * x)
     information = float(np.sum(p * (1.0 - p) * x * x))
     stderr = 1.0 / math.sqrt(information) if information > 0 else math.inf

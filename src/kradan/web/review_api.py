@@ -54,8 +54,8 @@ class ReviewBody(BaseModel):
 
 
 class ScoreView(BaseModel):
-    """White's score: ``{"cp": 35}``, or ``{"mate": 3}`` (negative: White is mated; ``0``:
-    mated on the board)."""
+    """White's score: ``{"cp": 35}`` (clipped to ±2000; a game already won or lost on the
+    board is ±2000), or ``{"mate": 3}`` (negative: Black mates)."""
 
     cp: int | None = None
     mate: int | None = None
