@@ -40,9 +40,10 @@ def main() -> None:
         rows.append([name, f"{fit.games:,}", f"{fit.positions:,}", f"{100 * fit.draws:.0f}%",
                      f"{fit.scale:.5f} ± {fit.stderr:.5f}", f"{100 * fit.pawn:.1f}%",
                      " / ".join(f"{cp_:.0f}" for cp_ in even)])  # fmt: skip
+        bins = calibration(cp, results, fit.scale, EDGES)
         table = [[f"{b.low:+.0f}..{b.high:+.0f}", f"{b.positions:,}", f"{b.observed:.3f}",
-                  f"{b.expected:.3f}"] for b in calibration(cp, results, fit.scale, EDGES)]  # fmt: skip
-        print_table(f"{name}: White's mean result by White's score", 
+                  f"{b.expected:.3f}"] for b in bins]  # fmt: skip
+        print_table(f"{name}: White's mean result by White's score",
                     ["score (cp)", "positions", "observed", "fitted"], table)  # fmt: skip
     print_table(
         "The fitted curves: E(cp) = 1 / (1 + exp(-scale * cp))",

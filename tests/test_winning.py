@@ -122,9 +122,12 @@ def test_the_calibration_table_compares_observed_and_fitted_results() -> None:
 
 @pytest.mark.parametrize(
     ("cp", "results", "words"),
-    [([], [], "no positions"), ([1, 2], [1], "differ in shape"), ([0, 0], [1, 0], "every score is 0"),
-     ([100, -100], [1.5, 0], "0..1"), ([100, 200, -50], [1, 1, 0], "did not settle")],
+    [([], [], "no positions"), ([1, 2], [1], "differ in shape"),
+     ([0, 0], [1, 0], "every score is 0"), ([100, -100], [1.5, 0], "0..1"),
+     ([100, 200, -50], [1, 1, 0], "did not settle")],
 )  # fmt: skip
-def test_data_that_fix_no_scale_are_refused(cp: list[float], results: list[float], words: str) -> None:
+def test_data_that_fix_no_scale_are_refused(
+    cp: list[float], results: list[float], words: str
+) -> None:
     with pytest.raises(ValueError, match=words):
         fit_scale(np.array(cp, dtype=float), np.array(results, dtype=float))
