@@ -269,10 +269,13 @@ def web_requests() -> st.SearchStrategy[bytes]:
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
         st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
                                "move": _uci_text(), "token": _junk("", 10)}),
+        st.fixed_dictionaries({}, optional={"depth": st.one_of(st.integers(-1, 18), anything),
+                                            "nodes": st.one_of(st.integers(-1, 3_000_000),
+                                                               anything)}),
         new_game, anything,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "page", "raw", "x"])  # fmt: skip
+                            "review", "analysis", "socket", "page", "raw", "x"])  # fmt: skip
     text = st.one_of(body.map(json.dumps), _junk("", 40))
     request = st.tuples(kind, st.integers(0, 20), text)
     return _encode(request.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))

@@ -6,9 +6,12 @@ An input is a first line ``KIND [N]`` and a body. ``N`` picks one of a few games
 start (and made again every :data:`FRESH_EVERY` inputs, as moves and resignations end them) and
 one of its seats. The kinds: ``new`` (POST /api/games, the body as JSON), ``move``,
 ``action`` and ``setup`` (POST to the game with the seat's token), ``get``, ``pgn``,
-``join`` and ``list`` (the body in the path or query), ``socket`` (the body as one message on the
-game's socket, followed by a message that must be answered), ``page`` (GET the body as a path)
-and ``raw`` (the body's first line is ``METHOD PATH``, the rest the request body)."""
+``join`` and ``list`` (the body in the path or query), ``review`` (POST the body to the game's
+review; game :data:`REVIEWED` has ended after two moves, so a review of it runs),
+``analysis`` (GET a review: the body as the game's id, or the game's), ``socket`` (the body as
+one message on the game's socket, followed by a message that must be answered), ``page`` (GET
+the body as a path) and ``raw`` (the body's first line is ``METHOD PATH``, the rest the request
+body)."""
 
 from __future__ import annotations
 
@@ -35,7 +38,12 @@ GAMES = (
     {"variant": "alquerque", "opponent": "human"},
     {"variant": "makruk", "opponent": "engine", "level": 1, "color": "white"},
 )
-KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "page", "raw")
+#: the game that ends after :data:`REVIEWED_MOVES` (1. Ra2?? Rb1#), for the review's endpoints
+REVIEWED = len(GAMES)
+REVIEWED_GAME = {"variant": "makruk", "opponent": "human", "fen": "1r6/8/8/8/8/7k/8/R6K w - - 0 1"}
+REVIEWED_MOVES = ("a1a2", "b8b1")
+KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "review", "analysis",
+         "socket", "page", "raw")  # fmt: skip
 
 
 class WebApp:
@@ -77,12 +85,18 @@ class WebApp:
     def _fresh_games(self) -> None:
         self._close_sockets()
         self.games = []
-        for body in GAMES:
+        for body in (*GAMES, REVIEWED_GAME):
             response = self.client.post("/api/games", json=body)
             if response.status_code != 201:
                 raise RuntimeError(f"cannot make a game {body}: {response.text}")
             created = response.json()
             self.games.append((created["id"], created["token"], created["invite"] or ""))
+        game_id, white, black = self.games[REVIEWED]
+        for token, uci in zip((white, black), REVIEWED_MOVES, strict=True):
+            response = self.client.post(f"/api/games/{game_id}/moves", json={"move": uci},
+                                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            if response.status_code != 200:
+                raise RuntimeError(f"cannot play {uci} in the reviewed game: {response.text}")
 
     # --- one input ----------------------------------------------------------------------------
 
@@ -111,6 +125,10 @@ class WebApp:
             response = client.post(f"/api/games/{game_id}/{kind}s", content=body, headers=headers)
         elif kind == "get":
             response = client.get(f"/api/games/{quote(text[:200], safe='')}", headers=headers)
+        elif kind == "review":
+            response = client.post(f"/api/games/{game_id}/analysis", content=body, headers=headers)
+        elif kind == "analysis":
+            response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/analysis")
         elif kind == "pgn":
             response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/pgn")
         elif kind == "list":
@@ -191,6 +209,8 @@ def seeds() -> list[bytes]:
         ("socket 0", '{"type": "move", "move": "e3e4"}'), ("socket 1", '{"type": "auth"}'),
         ("socket 2", '{"type": "setup", "arrangement": "fortress"}'),
         ("raw", 'POST /language\nlang=th'), ("raw", "GET /api/games/{id}/pgn\n"),
+        (f"review {REVIEWED}", '{"depth": 3}'), ("review 0", ""), ("review 1", '{"nodes": 0}'),
+        (f"analysis {REVIEWED}", ""), ("analysis 0", "Xk2_9aQw-Lm3"),
     ]  # fmt: skip
     return [f"{head}\n{body}".encode() for head, body in cases]
 
