@@ -300,11 +300,15 @@ def web_requests() -> st.SearchStrategy[bytes]:
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
         st.fixed_dictionaries({"type": st.sampled_from(["move", "action", "setup", "auth", "x"]),
                                "move": _uci_text(), "token": _junk("", 10)}),
+        st.fixed_dictionaries({}, optional={"depth": st.one_of(st.integers(-1, 18), anything),
+                                            "nodes": st.one_of(st.integers(-1, 3_000_000),
+                                                               anything)}),
         new_game, anything, analysis,
     )  # fmt: skip
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
-                            "socket", "analysis", "analysis-socket", "page", "raw", "archive",
-                            "search", "export", "archived", "explore", "x"])  # fmt: skip
+                            "socket", "analysis", "analysis-socket", "review", "review-get",
+                            "page", "raw", "archive", "search", "export", "archived", "explore",
+                            "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),

@@ -9,11 +9,13 @@ one of its seats. The kinds: ``new`` (POST /api/games, the body as JSON), ``move
 ``join`` and ``list`` (the body in the path or query), ``socket`` (the body as one message on the
 game's socket, followed by a message that must be answered), ``analysis`` (POST
 /api/analysis), ``analysis-socket`` (the body as one message on an analysis socket, followed by
-a message that must be answered), ``page`` (GET the body as a path), ``raw`` (the body's first
-line is ``METHOD PATH``, the rest the request body), and the archive's: ``archive`` (POST the
-body as PGN), ``search``, ``export`` and ``explore`` (the body as the query string of
-``/api/archive``, ``/api/archive.pgn`` and ``/api/explorer``) and ``archived`` (GET
-``/api/archive/<body>``).
+a message that must be answered), ``review`` (POST the body to the game's review; game
+:data:`REVIEWED` has ended after two moves, so a review of it runs), ``review-get`` (GET a
+review: the body as the game's id, or the game's), ``page`` (GET the body as a path), ``raw``
+(the body's first line is ``METHOD PATH``, the rest the request body), and the archive's:
+``archive`` (POST the body as PGN), ``search``, ``export`` and ``explore`` (the body as the
+query string of ``/api/archive``, ``/api/archive.pgn`` and ``/api/explorer``) and ``archived``
+(GET ``/api/archive/<body>``).
 
 An analysis body that is a JSON object without ``movetime_ms`` gets
 :data:`FUZZ_MOVETIME_MS`: the engine then searches briefly, and the inputs keep their pace (a
@@ -47,9 +49,13 @@ GAMES = (
     {"variant": "alquerque", "opponent": "human"},
     {"variant": "makruk", "opponent": "engine", "level": 1, "color": "white"},
 )
+#: the game that ends after :data:`REVIEWED_MOVES` (1. Ra2?? Rb1#), for the review's endpoints
+REVIEWED = len(GAMES)
+REVIEWED_GAME = {"variant": "makruk", "opponent": "human", "fen": "1r6/8/8/8/8/7k/8/R6K w - - 0 1"}
+REVIEWED_MOVES = ("a1a2", "b8b1")
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
-         "analysis-socket", "page", "raw", "archive", "search", "export", "archived",
-         "explore")  # fmt: skip
+         "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
+         "archived", "explore")  # fmt: skip
 #: the archive's GET routes whose query string is an input's body
 ARCHIVE_QUERIES = {"search": "/api/archive", "export": "/api/archive.pgn",
                    "explore": "/api/explorer"}  # fmt: skip
@@ -97,12 +103,18 @@ class WebApp:
     def _fresh_games(self) -> None:
         self._close_sockets()
         self.games = []
-        for body in GAMES:
+        for body in (*GAMES, REVIEWED_GAME):
             response = self.client.post("/api/games", json=body)
             if response.status_code != 201:
                 raise RuntimeError(f"cannot make a game {body}: {response.text}")
             created = response.json()
             self.games.append((created["id"], created["token"], created["invite"] or ""))
+        game_id, white, black = self.games[REVIEWED]
+        for token, uci in zip((white, black), REVIEWED_MOVES, strict=True):
+            response = self.client.post(f"/api/games/{game_id}/moves", json={"move": uci},
+                                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            if response.status_code != 200:
+                raise RuntimeError(f"cannot play {uci} in the reviewed game: {response.text}")
 
     # --- one input ----------------------------------------------------------------------------
 
@@ -136,6 +148,10 @@ class WebApp:
             response = client.post("/api/analysis", content=brief(text).encode(), headers=headers)
         elif kind == "get":
             response = client.get(f"/api/games/{quote(text[:200], safe='')}", headers=headers)
+        elif kind == "review":
+            response = client.post(f"/api/games/{game_id}/analysis", content=body, headers=headers)
+        elif kind == "review-get":
+            response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/analysis")
         elif kind == "pgn":
             response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/pgn")
         elif kind == "list":
@@ -271,6 +287,8 @@ def seeds() -> list[bytes]:
         ("export", "result=1-0&limit=3"), ("archived", "1"), ("archived", "x"),
         ("explore", "variant=makruk&play=e3e4&player=Anan&until=2025-01"),
         ("explore", f"variant=sittuyin&fen={quote(fen)}"),
+        (f"review {REVIEWED}", '{"depth": 3}'), ("review 0", ""), ("review 1", '{"nodes": 0}'),
+        (f"review-get {REVIEWED}", ""), ("review-get 0", "Xk2_9aQw-Lm3"),
     ]  # fmt: skip
     return [f"{head}\n{body}".encode() for head, body in cases]
 

@@ -42,9 +42,11 @@ def cluster() -> Iterator[str]:
         "num_cpus": 1, "include_dashboard": False, "object_store_memory": STORE})  # fmt: skip
     nodes.add_node(num_cpus=1, object_store_memory=STORE)
     nodes.wait_for_nodes()
-    # the workers import the test tasks from the repository root
+    # the workers import the test tasks from the repository root, and kradan from its sources
+    # (the tree under test, wherever the installed kradan points)
+    path = os.pathsep.join([str(ROOT), str(ROOT / "src")])
     ray.init(address=nodes.address, log_to_driver=False, logging_level=logging.ERROR,
-             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})  # fmt: skip
+             runtime_env={"env_vars": {"PYTHONPATH": path}})  # fmt: skip
     try:
         yield nodes.address
     finally:
@@ -131,6 +133,25 @@ def test_the_same_match_gives_the_same_games_on_either_backend(cluster: str) -> 
     assert [(g.result, g.moves) for g in pooled.games] == [
         (g.result, g.moves) for g in on_ray.games
     ]
+
+
+def test_a_game_review_on_the_cluster_gives_the_local_pools_marks(cluster: str) -> None:
+    """Game review (issue 45): every position searched on the cluster's two nodes gives the
+    review the local pool gives, marks and all, however the positions are split."""
+    from kradan import Board
+    from kradan.engine.types import Limit
+    from kradan.runners.review import review_game
+
+    board = Board()
+    moves = "g1e2 d6d5 h3h4 e6e5 h1h2 g8e7 e3e4 a6a5 e2f4 h8h7 f1e2 f8g7 a3a4 c6c5 b1d2 d5e4"
+    for uci in moves.split():  # random moves: a game with marks
+        board.push_uci(uci)
+    limit = Limit(depth=5)
+    with make_executor("local", 2) as local:
+        pooled = review_game(board, limit, executor=local)
+    on_ray = review_game(board, limit, executor=make_executor("ray"), chunk=2)
+    assert on_ray.marks() == pooled.marks() and any(pooled.marks())
+    assert on_ray.as_json() == pooled.as_json()
 
 
 def _kradan(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

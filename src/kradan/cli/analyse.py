@@ -1,5 +1,6 @@
-"""``kradan analyse``: the engine's view of a position (its lines, depth by depth), or of every
-move of a game (an annotated PGN)."""
+"""``kradan analyse``: the engine's view of a position (its lines, depth by depth), of every
+move of a game (an annotated PGN), or one game reviewed (``--review``: every move judged by its
+loss of winning chances, the summary printed and the annotated game written; docs/review.md)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ EXAMPLES = """examples:
   kradan analyse games.pgn --game 2 --ply 30          a position of a saved game
   kradan analyse games.pgn --annotate annotated.pgn --time 0.5
                                                      every move of every game judged
+  kradan analyse games.pgn --review reviewed.pgn --depth 10
+                                                     one game reviewed: marks, the better
+                                                     moves, each side's summary
   kradan analyse games.pgn --annotate out.pgn --concurrency 2
                                                      two games at a time
   kradan analyse games.pgn --annotate out.pgn --executor ray --address ray://HOST:10001
@@ -52,6 +56,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--time", type=seconds, help="seconds per position (default 5; 0.5 with"
                         " --annotate)")  # fmt: skip
     parser.add_argument("--depth", type=int, help="search this many plies deep instead")
+    parser.add_argument("--nodes", type=int, help="search this many nodes instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="show K lines")
     parser.add_argument(
         "--game",
@@ -63,7 +68,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--annotate", metavar="OUT.pgn",
                         help="judge every move of the PGN file's games (or --game N), write "
                         "them to OUT.pgn")  # fmt: skip
-    add_executor_arguments(parser, "with --annotate: chunks of games annotated")
+    parser.add_argument("--review", metavar="OUT.pgn",
+                        help="review the PGN file's game (--game N, default the first): every "
+                        "move judged by its loss in winning chances, to a depth or node count "
+                        "(default depth 10); the summary printed, the game written to "
+                        "OUT.pgn")  # fmt: skip
+    add_executor_arguments(parser, "with --annotate or --review: chunks of work")
     parser.set_defaults(run=run)
 
 
@@ -74,6 +84,10 @@ def _limit(args: argparse.Namespace, default_seconds: float) -> Any:
         if not 1 <= args.depth <= 60:
             raise UsageError(f"--depth {args.depth} is outside 1..60")
         return Limit(depth=args.depth)
+    if args.nodes is not None:
+        if args.nodes < 1:
+            raise UsageError(f"--nodes {args.nodes} must be 1 or more")
+        return Limit(nodes=args.nodes)
     seconds = default_seconds if args.time is None else args.time
     if seconds <= 0:
         raise UsageError(f"--time {seconds} must be above 0")
@@ -256,8 +270,87 @@ def _annotate_file(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- --review: one game reviewed (kradan.runners.review, docs/review.md) ----------------------
+
+
+def _review_limit(args: argparse.Namespace) -> Any:
+    """The review's limit: ``--depth`` or ``--nodes`` (default depth 10); never a time.
+
+    :raises UsageError: for ``--time``, or a depth or node count out of range.
+    """
+    from ..engine.types import Limit
+    from ..runners.review import DEFAULT_LIMIT
+
+    if args.time is not None:
+        raise UsageError(
+            "--review searches to a depth or a node count, so that a review is the same "
+            "wherever it runs: use --depth or --nodes, not --time"
+        )
+    if args.depth is not None and not 1 <= args.depth <= 60:
+        raise UsageError(f"--depth {args.depth} is outside 1..60")
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError(f"--nodes {args.nodes} must be 1 or more")
+    if args.depth is None and args.nodes is None:
+        return DEFAULT_LIMIT
+    return Limit(depth=args.depth, nodes=args.nodes)
+
+
+def _summary_lines(review: Any) -> list[str]:
+    """The summary table and the marked moves, as printed."""
+    from ..runners.review import marked
+
+    lines = [f"{'':6}{'?!':>4}{'?':>4}{'??':>4}  average loss (cp)"]
+    for name, side in (("White", review.white), ("Black", review.black)):
+        lines.append(f"{name:6}{side.inaccuracies:>4}{side.mistakes:>4}{side.blunders:>4}  "
+                     f"{side.average_loss:.1f} ({side.average_cp_loss:.0f})")  # fmt: skip
+    for ply in marked(review):
+        number = f"{(ply.ply + 1) // 2}{'.' if ply.white else '...'}"
+        better = f"; better {ply.best.san}" if ply.best is not None else ""
+        lines.append(f"{number} {ply.san}{ply.mark} (lost {100 * ply.loss:.0f}{better})")
+    return lines
+
+
+def _review(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..runners.review import board_of_pgn, limit_text, review_game
+    from ..runners.review_pgn import write_review
+
+    limit = _review_limit(args)
+    game = read_game_number(" ".join(args.position), args.game or 1, args.variant)
+    board = board_of_pgn(game)
+    executor, _concurrency = executor_from_args(args)
+    progress = Progress(len(game.mainline_moves()) + 1, "positions searched")
+    where = executor.describe() if executor is not None else "this process"
+    print(f"kradan: reviewing {len(game.mainline_moves())} moves, {limit_text(limit)}, on "
+          f"{where}", file=sys.stderr, flush=True)  # fmt: skip
+    try:
+        review = review_game(board, limit, executor=executor,
+                             progress=lambda done, _total: progress.update(done))  # fmt: skip
+    finally:
+        progress.close()
+        if executor is not None:
+            executor.shutdown()
+    write_review(game, review)
+    try:
+        with open(args.review, "w", encoding="utf-8", newline="\n") as out:
+            out.write(str(game) + "\n")
+    except OSError as error:
+        return fail(f"cannot write {args.review!r}: {error.strerror}")
+    for line in _summary_lines(review):
+        print(line)
+    print(f"written to {args.review}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     announce_compilation()
+    if args.review:
+        if args.annotate:
+            raise UsageError("--review and --annotate: choose one")
+        if not args.position or not " ".join(args.position).lower().endswith(".pgn"):
+            raise UsageError("--review needs a PGN file as POSITION")
+        return _review(args)
     if args.annotate:
         if not args.position or not " ".join(args.position).lower().endswith(".pgn"):
             raise UsageError("--annotate needs a PGN file as POSITION")

@@ -37,6 +37,7 @@ from .engine_pool import EnginePool
 from .hall import Hall
 from .i18n import N_
 from .model import GameError
+from .review_api import router as review_router
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
 
@@ -338,6 +339,7 @@ def create_app(
     app.include_router(study.router)
     app.include_router(analysis_router)
     app.include_router(archive_router)
+    app.include_router(review_router)
     _include_pages(app)
     return app
 

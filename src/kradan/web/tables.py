@@ -1,7 +1,8 @@
 """The tables of ``kradan serve``: ``games`` (one row per game: its rules, start, seats, players,
-clock settings and how it ended), ``moves`` (one row per ply, with the clocks after the move) and
-``events`` (everything that is not a move: resignations, draw offers, counts, takebacks, flags),
-as SQLAlchemy 2 ORM classes; and the small records the rooms and the store pass each other.
+clock settings and how it ended), ``moves`` (one row per ply, with the clocks after the move),
+``events`` (everything that is not a move: resignations, draw offers, counts, takebacks, flags)
+and ``reviews`` (a finished game's review, :mod:`.review_api`), as SQLAlchemy 2 ORM classes;
+and the small records the rooms and the store pass each other.
 
 The schema is made and upgraded by the Alembic migrations in ``kradan/web/migrations``, which
 compare against :data:`Base.metadata`; :mod:`.storage` reads and writes these tables.
@@ -94,6 +95,22 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class ReviewRow(Base):
+    """A game's finished review (:mod:`kradan.runners.review`): what it was searched to and
+    the review as the API sends it."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    #: ``depth 10``, ``nodes 200000``
+    limit: Mapped[str] = mapped_column(String(40))
+    #: :meth:`kradan.runners.review.Review.as_json`
+    review: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 GAMES = cast(Table, GameRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
@@ -140,6 +157,7 @@ __all__ = [
     "JSONType",
     "MoveRow",
     "NewMove",
+    "ReviewRow",
     "StoredGame",
     "utcnow",
 ]
