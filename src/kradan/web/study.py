@@ -46,7 +46,7 @@ OptionValue = bool | int | str | list[str]
 MoveText = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-class LineBody(BaseModel):
+class PlayedLineBody(BaseModel):
     """A start position and the moves played from it."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -68,7 +68,7 @@ class OutcomeView(BaseModel):
     termination: str
 
 
-class LineView(BaseModel):
+class PlayedLine(BaseModel):
     """The line as the analysis board draws it."""
 
     variant: str
@@ -134,8 +134,8 @@ def _count_allowed(board: GameBoard, kind: str) -> bool:
     return True
 
 
-def play_line(body: LineBody) -> LineView:
-    """:class:`LineView` of ``body``'s line.
+def play_line(body: PlayedLineBody) -> PlayedLine:
+    """:class:`PlayedLine` of ``body``'s line.
 
     :raises GameError: 400 for a bad start, 422 for an illegal move (quoting it and its ply),
         409 for a count the rules refuse.
@@ -181,7 +181,7 @@ def play_line(body: LineBody) -> LineView:
         king = board.king(board.turn)
         check = None if king is None else square_name(king)
     found = getattr(board, "counting_state", lambda: None)()
-    return LineView(
+    return PlayedLine(
         variant=game.name,
         title=game.title,
         options=dict(body.options),
@@ -207,11 +207,11 @@ def play_line(body: LineBody) -> LineView:
 
 @router.post(
     "/api/line",
-    response_model=LineView,
+    response_model=PlayedLine,
     responses={400: {"description": "a bad start"}, 422: {"description": "an illegal move"}},
     summary="Play a line on the analysis board",
 )
-async def line(body: LineBody) -> LineView:
+async def line(body: PlayedLineBody) -> PlayedLine:
     """Every position of a line of moves from a start position, the moves in SAN and Thai
     SAN, and what may be played at its end. Nothing is stored."""
     return play_line(body)
@@ -386,4 +386,4 @@ async def write_pgn(tree: TreeView) -> PlainTextResponse:
     )
 
 
-__all__ = ["LineBody", "LineView", "TreeView", "pgn_of", "play_line", "router", "tree_of"]
+__all__ = ["PlayedLineBody", "PlayedLine", "TreeView", "pgn_of", "play_line", "router", "tree_of"]

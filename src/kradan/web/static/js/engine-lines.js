@@ -2,7 +2,7 @@
  * the page sends {t: "analyse", id, variant, options, fen, moves, multipv} for the position on
  * view (the start and the moves to it, so the engine knows the repetitions and the count) and
  * {t: "stop"}; the server answers {t: "lines", id, depth, lines, table, done} as its search
- * deepens. The latest request wins: lines of an older id are dropped. The evaluation bar
+ * deepens, the scores for White. The latest request wins: lines of an older id are dropped. The evaluation bar
  * shows White's winning chance of the first line. */
 import { colorName, t, tn } from './words.js';
 
@@ -11,18 +11,15 @@ const $ = selector => document.querySelector(selector);
 /** White's winning chance (0-1) from centipawns for White: a logistic curve. */
 export const whiteChance = cp => 1 / (1 + Math.exp(-0.004 * cp));
 
-/** A line's score for White, as text: "+1.25", "-0.40", "#3", "#-2". */
-export function scoreText(score, turn) {
-  const sign = turn === 'white' ? 1 : -1;
-  if (score.mate !== undefined && score.mate !== null) return `#${sign * score.mate}`;
-  const cp = sign * score.cp;
-  return (cp > 0 ? '+' : '') + (cp / 100).toFixed(2);
+/** A line's score (the server gives it for White), as text: "+1.25", "-0.40", "#3", "#-2". */
+export function scoreText(score) {
+  if (score.mate !== undefined && score.mate !== null) return `#${score.mate}`;
+  return (score.cp > 0 ? '+' : '') + (score.cp / 100).toFixed(2);
 }
 
-function chanceOf(score, turn) {
-  const sign = turn === 'white' ? 1 : -1;
-  if (score.mate !== undefined && score.mate !== null) return sign * score.mate > 0 ? 1 : 0;
-  return whiteChance(sign * score.cp);
+function chanceOf(score) {
+  if (score.mate !== undefined && score.mate !== null) return score.mate > 0 ? 1 : 0;
+  return whiteChance(score.cp);
 }
 
 export function createEngine(onPick) {
@@ -119,7 +116,7 @@ function showLines(engine, message) {
     item.className = 'engine-line';
     const score = document.createElement('span');
     score.className = 'engine-score';
-    score.textContent = scoreText(line.score, engine.turn);
+    score.textContent = scoreText(line.score);
     const moves = document.createElement('span');
     moves.className = 'engine-moves';
     const written = (thai && line.thai_san) || line.san || line.moves || [];
@@ -134,7 +131,7 @@ function showLines(engine, message) {
   }
   if (lines.length) {
     const first = lines[0].score;
-    setBar(chanceOf(first, engine.turn), scoreText(first, engine.turn));
+    setBar(chanceOf(first), scoreText(first));
   }
   if (!lines.length && message.done) {
     const item = document.createElement('li');
