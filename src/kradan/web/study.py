@@ -386,4 +386,4 @@ async def write_pgn(tree: TreeView) -> PlainTextResponse:
     )
 
 
-__all__ = ["PlayedLineBody", "PlayedLine", "TreeView", "pgn_of", "play_line", "router", "tree_of"]
+__all__ = ["PlayedLine", "PlayedLineBody", "TreeView", "pgn_of", "play_line", "router", "tree_of"]
