@@ -6,6 +6,7 @@ replaced and its job runs again. No test asserts on time."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import signal
 from collections.abc import Awaitable, Callable
@@ -38,7 +39,10 @@ def with_pool(workers: int, work: Callable[[EnginePool], Awaitable[T]]) -> T:
         finally:
             pool.close()
 
-    return asyncio.run(main())
+    # in a thread of its own: a browser test earlier in the session leaves Playwright's event
+    # loop running in the main thread, where asyncio.run() refuses to start
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main()).result()
 
 
 async def first_lines(pool: EnginePool, key: str, request: AnalysisRequest) -> Any:

@@ -72,7 +72,7 @@ def test_the_api_documents_the_review() -> None:
     assert set(path) == {"get", "post"}
     assert "202" in path["post"]["responses"] and "409" in path["post"]["responses"]
     assert {"status", "progress", "plies", "summary"} <= set(
-        schema["components"]["schemas"]["AnalysisView"]["properties"]
+        schema["components"]["schemas"]["ReviewView"]["properties"]
     )
 
 

@@ -99,7 +99,7 @@ class StartView(BaseModel):
     expected: float
 
 
-class AnalysisView(BaseModel):
+class ReviewView(BaseModel):
     """A game's review, as far as it has gone."""
 
     status: Literal["none", "queued", "running", "done", "failed"]
@@ -257,7 +257,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 @router.post(
     "/api/games/{game_id}/analysis",
     status_code=202,
-    response_model=AnalysisView,
+    response_model=ReviewView,
     responses=_ERRORS,
     summary="Review an ended game",
 )
@@ -293,7 +293,7 @@ async def start_review(
 
 @router.get(
     "/api/games/{game_id}/analysis",
-    response_model=AnalysisView,
+    response_model=ReviewView,
     responses=_ERRORS,
     summary="A game's review",
 )
@@ -308,4 +308,4 @@ async def get_review(game_id: GameId, request: Request) -> Response:
     return _answer(_state(reviews.jobs.get(room.row.id), stored))
 
 
-__all__ = ["AnalysisView", "ReviewBody", "Reviews", "router"]
+__all__ = ["ReviewBody", "ReviewView", "Reviews", "router"]
