@@ -6,6 +6,7 @@
  * The address says where to start: /analysis?variant=makruk&fen=...&moves=e3e4+d6d5 (moves
  * separated by spaces), or /analysis?game=<id> for a game of this server. window.kradan shows
  * the state to the tests. */
+import { showMessage } from './message.js';
 import { gameDescriptions, gamePath, remember, request } from './api.js';
 import { createBoard, drawPosition, showLabels } from './board.js';
 import { hideChooser } from './chooser.js';
@@ -26,16 +27,6 @@ const PLAYERS = { white: 'human', black: 'human' };
 const state = createState(undefined, gameDescriptions());
 state.serverSeat = undefined;
 const page = { variant: DEFAULT_GAME, options: {}, headers: {}, root: null, current: null, busy: 0 };
-let messageTimer = null;
-
-function showMessage(text) {
-  const box = $('#message');
-  box.textContent = text;
-  box.hidden = !text;
-  clearTimeout(messageTimer);
-  if (text) messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
-}
-
 const ctrl = {
   state,
   showMessage,

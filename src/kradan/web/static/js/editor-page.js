@@ -7,6 +7,7 @@
  *
  * /editor?variant=makruk&fen=... starts from that position. window.kradan shows the state to
  * the tests. */
+import { showMessage } from './message.js';
 import { gameDescriptions, request, saveSeat } from './api.js';
 import { hasPiecesInHand, readPosition, writePosition } from './position.js';
 import { N_, colorName, opposite, t, translatePage } from './words.js';
@@ -22,16 +23,6 @@ const editor = {
   variant: DEFAULT_GAME, info: null, board: null, pick: null, fields: [], hands: null,
   checked: null, checking: 0, orientation: 'white',
 };
-let messageTimer = null;
-
-function showMessage(text) {
-  const box = $('#message');
-  box.textContent = text;
-  box.hidden = !text;
-  clearTimeout(messageTimer);
-  if (text) messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
-}
-
 const chessFamily = () => editor.info.family === 'chess';
 
 /** The FEN of what the board and the fields say now. */

@@ -1,6 +1,7 @@
 /* kradan serve: the panel beside the board: the players, whose turn it is or how the game
  * ended, the count, a draw offer, the buttons that turn the board and its words, and the
  * messages of the server. */
+import { showMessage } from './message.js';
 import { remember } from './api.js';
 import { renderActions } from './actions.js';
 import { showLabels } from './board.js';
@@ -10,16 +11,6 @@ import { LABELS_KEY, NOTATION_KEY, playing } from './state.js';
 import { colorName, countingText, opposite, playerText, t, terminationText } from './words.js';
 
 const $ = selector => document.querySelector(selector);
-let messageTimer = null;
-
-/** Show ``text`` under the board for a few seconds ('' hides it). */
-export function showMessage(text) {
-  const box = $('#message');
-  box.textContent = text;
-  box.hidden = !text;
-  clearTimeout(messageTimer);
-  if (text) messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
-}
 
 function statusText(state) {
   const { game } = state;
@@ -97,3 +88,5 @@ export function initSide(ctrl) {
     renderSide(state);
   });
 }
+
+export { showMessage };
