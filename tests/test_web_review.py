@@ -12,6 +12,8 @@ import pytest
 from tests.web_helpers import act, create, database_url, move, serving, wait_for
 
 #: White's Ra2 lets ...Rb1 mate (tests/test_review.py)
+#: the marks' thresholds, as docs/review.md gives them (a drop in the mover's expected score)
+THRESHOLDS = {"?!": 0.05, "?": 0.10, "??": 0.15}
 MATE_START = "1r6/8/8/8/8/7k/8/R6K w - - 0 1"
 
 
@@ -37,7 +39,7 @@ def test_a_review_runs_in_the_background_and_outlives_a_restart(tmp_path: Path) 
     with serving(url) as client:
         game_id = mated_game(client)
         assert client.get(f"/api/games/{game_id}/analysis").json() == {
-            "status": "none", "progress": 0.0, "plies": []}  # fmt: skip
+            "status": "none", "progress": 0.0, "plies": [], "thresholds": THRESHOLDS}  # fmt: skip
         started = client.post(f"/api/games/{game_id}/analysis", json={"depth": 4})
         assert started.status_code == 202
         assert started.json()["status"] in ("queued", "running", "done")
@@ -46,6 +48,7 @@ def test_a_review_runs_in_the_background_and_outlives_a_restart(tmp_path: Path) 
         state = done(client, game_id)
         assert state["status"] == "done" and state["progress"] == 1.0, state
         assert state["limit"] == "depth 4"
+        assert state["thresholds"] == THRESHOLDS  # what "find a better move" accepts
         plies = state["plies"]
         assert [(p["ply"], p["san"], p["mark"]) for p in plies] == [
             (1, "Ra2", "??"),

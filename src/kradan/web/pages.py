@@ -309,9 +309,7 @@ async def analysis_page(request: Request) -> HTMLResponse:
     """The analysis board (the browser reads its start from the address and asks the API)."""
     language = request_language(request)
     gettext = i18n.translations(language).gettext
-    return render(
-        "analysis.html", language, "/analysis", games_json=descriptions_json(gettext)
-    )
+    return render("analysis.html", language, "/analysis", games_json=descriptions_json(gettext))
 
 
 @router.get("/editor", response_class=HTMLResponse)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from ..engine.winning import BLUNDER, INACCURACY, MARKS, MISTAKE
 from .api import ErrorView, GameId, hall_of, room_of, same_origin
 from .i18n import N_
 from .model import GameError
@@ -38,6 +39,9 @@ MAX_DEPTH = 16
 MAX_NODES = 2_000_000
 #: the review of a request that names no limit
 DEFAULT_DEPTH = 10
+#: the loss of expected score from which a move is marked (the browser's "find a better move"
+#: accepts a move that loses less than the first)
+THRESHOLDS = dict(zip(MARKS, (INACCURACY, MISTAKE, BLUNDER), strict=True))
 
 
 # --- the shapes of requests and answers --------------------------------------------------------
@@ -110,6 +114,10 @@ class ReviewView(BaseModel):
     start: StartView | None = None
     plies: list[PlyView] = Field(default_factory=list)
     summary: SummaryView | None = None
+    thresholds: dict[str, float] = Field(
+        default_factory=dict,
+        description="the loss of expected score from which each mark is given: ?!, ?, ??",
+    )
 
 
 # --- the reviews -------------------------------------------------------------------------------
@@ -239,6 +247,10 @@ def _answer(state: dict[str, Any], status: int = 200) -> Response:
 
 
 def _state(job: Job | None, stored: dict[str, Any] | None) -> dict[str, Any]:
+    return {**_progress(job, stored), "thresholds": THRESHOLDS}
+
+
+def _progress(job: Job | None, stored: dict[str, Any] | None) -> dict[str, Any]:
     from ..runners.review import limit_text
 
     if stored is not None:

@@ -4,8 +4,9 @@
  * (tree.js) holds every move tried; the engine (engine-lines.js) analyses the node on view.
  *
  * The address says where to start: /analysis?variant=makruk&fen=...&moves=e3e4+d6d5 (moves
- * separated by spaces), or /analysis?game=<id> for a game of this server. window.kradan shows
- * the state to the tests. */
+ * separated by spaces), or /analysis?game=<id> for a game of this server, whose computer review
+ * (review-panel.js) is shown beside the tree (and started at once with &review=1).
+ * window.kradan shows the state to the tests. */
 import { showMessage } from './message.js';
 import { gameDescriptions, gamePath, remember, request } from './api.js';
 import { createBoard, drawPosition, showLabels } from './board.js';
@@ -17,6 +18,7 @@ import { LABELS_KEY, NOTATION_KEY, createState } from './state.js';
 import {
   addLine, endOfLine, makeRoot, movesTo, promote, remove, toggleNag, treeFromJson, treeJson,
 } from './tree.js';
+import { createReview, judgeTry, loadReview, renderReview } from './review-panel.js';
 import { renderTree } from './tree-view.js';
 import { colorName, countingText, t, terminationText, translatePage } from './words.js';
 
@@ -87,15 +89,17 @@ async function play(uci) {
   const known = node.children.find(child => child.uci === uci);
   if (known) {
     await show(known);
-    return;
+  } else {
+    try {
+      const view = await lineTo(node, [uci]);
+      await show(addLine(page.root, view));
+    } catch (error) {
+      showMessage(error.message);
+      drawBoard();
+      return;
+    }
   }
-  try {
-    const view = await lineTo(node, [uci]);
-    await show(addLine(page.root, view));
-  } catch (error) {
-    showMessage(error.message);
-    drawBoard();
-  }
+  judgeTry(page.review, page.current);
 }
 
 function drawBoard() {
@@ -127,6 +131,7 @@ function render() {
   renderTree($('#tree'), page.root, page.current, {
     info, thai: state.notation === 'thai', show: node => show(node),
   });
+  renderReview(page.review, page.current);
   const node = page.current;
   for (const button of document.querySelectorAll('#nags button')) {
     const on = node.nags.has(Number(button.dataset.nag));
@@ -212,17 +217,20 @@ async function load() {
       fen = game.start_fen;
       moves = game.moves || [];
       page.headers = { White: game.players.white, Black: game.players.black, Result: game.result };
+      page.gameEnded = game.status === 'ended';
     } catch (error) {
       showMessage(error.message);
     }
   }
   if (!state.descriptions[variant]) variant = DEFAULT_GAME;
+  if (gameId && page.gameEnded) page.review = createReview(reviewPage(gameId));
   try {
     const view = await request('POST', '/api/line', { variant, options, fen, moves });
     page.startFen = fen ? view.start_fen : view.start_fen;
     const root = makeRoot(view.start_fen, '');
     root.view = moves.length ? null : view;
     await startTree(variant, options, root, tree => (moves.length ? addLine(tree, view) : tree));
+    if (page.review) await loadReview(page.review, query.get('review') === '1');
   } catch (error) {
     showMessage(error.message);
     const view = await request('POST', '/api/line', { variant: DEFAULT_GAME, options: {}, moves: [] });
@@ -231,6 +239,27 @@ async function load() {
     page.startFen = view.start_fen;
     await startTree(DEFAULT_GAME, {}, root);
   }
+}
+
+/** What the review panel may see and do of the page. */
+function reviewPage(gameId) {
+  return {
+    gameId,
+    get variant() { return page.variant; },
+    get options() { return page.options; },
+    get root() { return page.root; },
+    show: node => show(node),
+    render: () => render(),
+    playFrom: async (node, uci) => {
+      if (page.current !== node) await show(node);
+      await play(uci);
+    },
+    setEngine: on => {
+      $('#engine-on').checked = on;
+      $('#engine-on').disabled = !on;
+      askEngine();
+    },
+  };
 }
 
 function step(to) {

@@ -1,4 +1,4 @@
-/* kradan serve: the game taken away: its PGN, a picture of the position (kradan's SVG, or
+/* kradan serve: the game taken away: "Analyse this game" once it has ended, its PGN, a picture of the position (kradan's SVG, or
  * that SVG drawn as a PNG in the browser) and the FEN to copy. */
 import { copyText, gamePath } from './api.js';
 import { parseMove } from './legal.js';
@@ -12,6 +12,9 @@ export function renderExports(state) {
   $('#fen').value = game.fen;
   const analyse = $('#analyse-game');
   if (analyse) analyse.href = '/analysis?' + new URLSearchParams({ game: gameId });
+  // once the game has ended: its computer review, started as the analysis board opens
+  $('#review-game-line').hidden = game.status !== 'ended';
+  $('#review-game').href = '/analysis?' + new URLSearchParams({ game: gameId, review: '1' });
   const pgn = $('#download-pgn');
   pgn.href = gamePath(gameId, 'pgn');
   pgn.setAttribute('download', `kradan-${gameId}.pgn`);

@@ -1,7 +1,9 @@
 /* kradan serve: the analysis board's tree drawn as text: the main line with its move numbers,
  * each variation in brackets where it branches off (nested ones inside), comments and NAGs
- * after their moves. A click on a move shows it. */
+ * after their moves, and the computer review's mark (node.review, review-panel.js) in its colour.
+ * A click on a move shows it. */
 import { moveNumber, sideToMove } from './position.js';
+import { MARK_CLASSES } from './review-graph.js';
 import { NAG_SYMBOLS } from './tree.js';
 import { N_, t } from './words.js';
 
@@ -39,6 +41,13 @@ function moveElement(node, ctx, force) {
   } else {
     const written = ctx.thai && node.thai ? node.thai : node.san;
     span.textContent = moveLabel(node, ctx.numbering, force) + written + nagText(node);
+    const mark = node.review && node.review.mark;
+    if (mark) {
+      const shown = document.createElement('span');
+      shown.className = `review-mark mark-${MARK_CLASSES[mark]}`;
+      shown.textContent = mark;
+      span.append(shown);
+    }
   }
   if (node === ctx.current) {
     span.classList.add('current');
