@@ -151,9 +151,9 @@ def aged(rating: Rating, periods: float) -> Rating:
 
 
 __all__ = [
-    "Rating",
     "START_RATING",
     "TAU",
+    "Rating",
     "aged",
     "expected_score",
     "rate",

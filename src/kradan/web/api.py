@@ -21,9 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
 from . import i18n
+from .accounts import player_name, signed_in
 from .hall import Hall
 from .i18n import N_
-from .model import GameError, NewGame, players_text
+from .model import GameError, NewGame, Player, players_text
 from .room import GameView, Room
 from .room.view import PlayersView, game_message
 
@@ -68,6 +69,9 @@ class NewGameBody(BaseModel):
         None, max_length=12, pattern=r"^\d{1,5}\+\d{1,3}$", description="seconds+increment"
     )
     fen: str | None = Field(None, max_length=200, description="the start position")
+    name: str | None = Field(
+        None, max_length=64, description="your name as a guest (signed in: your account's)"
+    )
 
 
 class MoveBody(BaseModel):
@@ -217,7 +221,13 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
     token (also set as the cookie ``kradan_seat_<id>``) and, between people, the other seat's
     token for the invitation link ``/join/<id>?seat=<invite>``."""
     same_origin(request)
-    created = await hall_of(request).create(NewGame(**body.model_dump()))
+    account = await signed_in(request)
+    fields = body.model_dump(exclude={"name"})
+    me = Player("human", name=player_name(account, body.name) if account or body.name else None,
+                account=None if account is None else account.username)  # fmt: skip
+    created = await hall_of(request).create(
+        NewGame(**fields, me=me, my_account_id=None if account is None else account.id)
+    )
     set_seat_cookie(response, created.room.public_id, created.token)
     return {
         "id": created.room.public_id,

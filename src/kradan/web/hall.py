@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import KradanError
 from ..games import SetupBoard, StatusBoard, find_game
+from .accounts import Accounts
 from .archive import ArchiveStore
 from .engine_pool import EnginePool
 from .i18n import N_
@@ -74,6 +75,8 @@ class Hall:
         self.pool = pool
         #: where the games that end go (:meth:`finished`); ``None``: nowhere
         self.archive = archive
+        #: the accounts whose ratings rated games move (:meth:`finished`); ``None``: no ratings
+        self.accounts: Accounts | None = None
         self.rooms: dict[str, Room] = {}
         #: how many games are kept in memory before idle ones are forgotten
         self.kept = 1000
@@ -125,11 +128,11 @@ class Hall:
         color = spec.color if spec.color != "random" else secrets.choice(["white", "black"])
         mine = color == "white"
         token, other = new_token(), new_token()
-        human = Player("human")
-        opponent = human if spec.opponent == "human" else Player("engine", spec.level)
-        seats = {mine: (human, token_hash(token)), (not mine): (opponent, None)}
+        opponent = spec.them if spec.opponent == "human" else Player("engine", spec.level)
+        seats = {mine: (spec.me, token_hash(token)), (not mine): (opponent, None)}
         if spec.opponent == "human":
-            seats[not mine] = (human, token_hash(other))
+            seats[not mine] = (opponent, token_hash(other))
+        accounts = {mine: spec.my_account_id, (not mine): spec.their_account_id}
         outcome = board.outcome()
         now = utcnow()
         row = GameRow(
@@ -148,6 +151,9 @@ class Hall:
             created_at=now,
             updated_at=now,
             ended_at=None if outcome is None else now,
+            rated=spec.rated,
+            white_account_id=accounts[True],
+            black_account_id=accounts[False],
         )
         await self.store.create(row)
         room = Room(self, row, board)
@@ -204,8 +210,11 @@ class Hall:
         return room.pgn()
 
     def finished(self, room: RoomBase) -> None:
-        """Add the game of ``room``, which has just ended, to the archive, in the background
-        (its PGN is written once the change that ended it has been applied)."""
+        """Add the game of ``room``, which has just ended, to the archive, and move its
+        players' ratings if it was rated, in the background (its PGN is written once the change
+        that ended it has been applied)."""
+        if room.row.rated and self.accounts is not None:
+            self.spawn(room, self._rate(room))
         archive = self.archive
         if archive is None:
             return
@@ -216,6 +225,16 @@ class Hall:
                 log.warning("game %s not archived: %s", room.public_id, error.message)
 
         self.spawn(room, add())
+
+    async def _rate(self, room: RoomBase) -> None:
+        """Move the ratings of the rated game of ``room`` (stored with it), then tell its
+        subscribers the change."""
+        assert self.accounts is not None  # (the game's end is stored before the room ends it)
+        changes = await self.accounts.rate(room.row.id, room.row.variant, room.row.result)
+        if changes is not None and isinstance(room, Room):
+            room.row.rating_changes = changes
+            async with room.lock:
+                await room.announce()
 
     async def broadcast(self, room: RoomBase, text: str) -> None:
         """Send ``text`` (the game's message, encoded once for every subscriber) to every

@@ -143,21 +143,38 @@ def changed_options(game: Game, board: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Player:
+    """A seat's player: a person (a guest with a chosen name, or an account) or the engine."""
+
     kind: str  # "human" or "engine"
     level: int = 0
+    #: the name shown and written in PGN (a guest's chosen name, an account's username)
+    name: str | None = None
+    #: the account's username, for a seat that belongs to an account
+    account: str | None = None
 
     def text(self) -> str:
-        return "human" if self.kind == "human" else f"engine level {self.level}"
+        if self.kind == "engine":
+            return f"engine level {self.level}"
+        return self.name or "human"
 
     def as_json(self) -> dict[str, Any]:
-        if self.kind == "human":
-            return {"kind": "human"}
-        return {"kind": "engine", "level": self.level}
+        if self.kind == "engine":
+            return {"kind": "engine", "level": self.level}
+        found: dict[str, Any] = {"kind": "human"}
+        if self.name:
+            found["name"] = self.name
+        if self.account:
+            found["account"] = self.account
+        return found
 
     @classmethod
     def from_json(cls, data: Any) -> Player:
         if isinstance(data, dict) and data.get("kind") == "engine":
             return cls("engine", int(data.get("level", 10)))
+        if isinstance(data, dict):
+            name, account = data.get("name"), data.get("account")
+            return cls("human", name=name if isinstance(name, str) else None,
+                       account=account if isinstance(account, str) else None)  # fmt: skip
         return cls("human")
 
 
@@ -177,6 +194,15 @@ class NewGame:
     color: str = "white"
     clock: str | None = None
     fen: str | None = None
+    #: the creator's player (a name, an account), and a person opponent's when already known
+    #: (the lobby pairs two accounts)
+    me: Player = Player("human")
+    them: Player = Player("human")
+    #: a rated game (both seats accounts)
+    rated: bool = False
+    #: the accounts' ids of the creator's seat and the opponent's
+    my_account_id: int | None = None
+    their_account_id: int | None = None
 
 
 __all__ = [

@@ -28,6 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from . import i18n, study
+from .accounts import Accounts
+from .accounts_api import router as accounts_router
 from .analysis import router as analysis_router
 from .api import MAX_BODY, router, unknown_game
 from .archive import ArchiveStore
@@ -36,6 +38,8 @@ from .archive_api import router as archive_router
 from .engine_pool import EnginePool
 from .hall import Hall
 from .i18n import N_
+from .lobby import Lobby
+from .lobby_api import router as lobby_router
 from .model import GameError
 from .review_api import router as review_router
 from .storage import Store, default_database_url, make_engine, migrate
@@ -294,6 +298,8 @@ def create_app(
         await migrate(engine)
         archive = ArchiveStore(engine)
         hall = Hall(Store(engine), pool, archive)
+        hall.accounts = app.state.accounts = Accounts(engine)
+        app.state.lobby = Lobby(hall)
         app.state.hall = hall
         app.state.pool = pool
         app.state.archive = archive
@@ -340,6 +346,8 @@ def create_app(
     app.include_router(analysis_router)
     app.include_router(archive_router)
     app.include_router(review_router)
+    app.include_router(accounts_router)
+    app.include_router(lobby_router)
     _include_pages(app)
     return app
 

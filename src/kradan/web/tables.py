@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Table
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
-# the archive's tables share the schema's metadata, so that Alembic compares one schema
+# the archive's and the accounts' tables share the schema's metadata, so that Alembic compares
+# one schema
+from . import account_tables as _account_tables  # noqa: F401
 from . import archive_tables as _archive_tables  # noqa: F401
 from .schema import Base, JSONType
 
@@ -56,6 +58,18 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: a rated game between two accounts (the lobby's), whose end moves their ratings
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the accounts in the seats (``None``: a guest, or the engine)
+    white_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    black_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    #: a rated game's ratings before and after it: ``{"white": {"before": 1500.0, "after":
+    #: 1662.3}, "black": {...}}``, once it has ended
+    rating_changes: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
 class MoveRow(Base):

@@ -64,7 +64,9 @@ def clock_comment(ms: int) -> str:
 
 
 def _pgn_name(player: Player) -> str:
-    return "player" if player.kind == "human" else f"kradan level {player.level}"
+    if player.kind == "engine":
+        return f"kradan level {player.level}"
+    return player.name or "player"
 
 
 __all__ = ["clock_comment", "pgn_text"]

@@ -40,6 +40,25 @@ class PlayersView(BaseModel):
     black: str
 
 
+class AccountsView(BaseModel):
+    """The seats' accounts (usernames; null for a guest or the engine)."""
+
+    white: str | None
+    black: str | None
+
+
+class RatingChangeView(BaseModel):
+    before: float
+    after: float
+    change: float
+    deviation: float
+
+
+class RatingChangesView(BaseModel):
+    white: RatingChangeView
+    black: RatingChangeView
+
+
 class SetupView(BaseModel):
     white: bool = Field(description="whether White has handed in its arrangement")
     black: bool = Field(description="whether Black has handed in its arrangement")
@@ -94,6 +113,13 @@ class GameView(BaseModel):
         default=None,
         description="the arrangement the request's seat handed in, while the screened setup "
         "goes on (GET only)",
+    )
+    rated: bool = Field(default=False, description="a rated game between two accounts")
+    accounts: AccountsView | None = Field(
+        default=None, description="the seats' accounts, where a seat belongs to one"
+    )
+    rating_changes: RatingChangesView | None = Field(
+        default=None, description="a rated game's ratings before and after it, once it has ended"
     )
 
 
@@ -166,7 +192,17 @@ def game_view(
         thai_san=None if room.thai is None else list(room.thai),
         setup=None if handed_in is None else SetupView(**handed_in),
         my_setup=my_setup,
+        rated=bool(room.row.rated),
+        accounts=_accounts(room),
+        rating_changes=None
+        if room.row.rating_changes is None
+        else RatingChangesView.model_validate(room.row.rating_changes),
     )
+
+
+def _accounts(room: Any) -> AccountsView | None:
+    white, black = room.players[True].account, room.players[False].account
+    return None if white is None and black is None else AccountsView(white=white, black=black)
 
 
 def clock_view(clock: Clock) -> ClockView:

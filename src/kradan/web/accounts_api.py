@@ -1,0 +1,211 @@
+"""Accounts over the JSON API (issue 46): sign up, sign in and out, an account's page, the
+leaderboards.
+
+    POST   /api/accounts {username, password}   201, signed in (the session cookie set)
+    POST   /api/session {username, password}    200, the session cookie set
+    GET    /api/session                         who is signed in ({"username": null}: nobody)
+    DELETE /api/session                         204, signed out
+    GET    /api/accounts/{username}             its ratings and newest games
+    GET    /api/accounts/{username}/games.pgn   its newest games as PGN
+    GET    /api/ratings/{family}                the leaderboard of a game family
+
+The session cookie ``kradan_session`` is HttpOnly and SameSite=Lax (and Secure over HTTPS).
+Requests that change something must come from the server's own pages (the ``Origin`` check
+every changing route makes) and carry JSON, which a cross-site form cannot send.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from .accounts import (
+    FAMILIES,
+    SESSION_COOKIE,
+    SESSION_DAYS,
+    Account,
+    accounts_of,
+    signed_in,
+)
+from .api import ErrorView, hall_of, same_origin
+from .i18n import N_
+from .model import GameError, players_text
+
+router = APIRouter()
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    username: str = Field(min_length=1, max_length=64, examples=["somchai"])
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SessionView(BaseModel):
+    username: str | None = Field(description="the account signed in; null: nobody")
+    admin: bool = False
+
+
+class RatingView(BaseModel):
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    provisional: bool = Field(description="a deviation of 110 or more: shown with a ?")
+
+
+class AccountGameView(BaseModel):
+    id: str
+    variant: str
+    players: dict[str, str]
+    color: str = Field(description="the account's side")
+    result: str
+    termination: str | None
+    rated: bool
+    rating_change: float | None
+    created: str
+
+
+class AccountView(BaseModel):
+    username: str
+    ratings: dict[str, RatingView] = Field(description="per game family")
+    games: list[AccountGameView] = Field(description="the newest first")
+
+
+class LeaderView(RatingView):
+    username: str
+
+
+class LeaderboardView(BaseModel):
+    family: str
+    players: list[LeaderView]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorView} for code in codes}
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _set_session(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_DAYS * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+@router.post("/api/accounts", status_code=201, response_model=SessionView,
+             responses=_errors(400, 403, 409), summary="Sign up")  # fmt: skip
+async def sign_up(
+    body: Annotated[Credentials, Body()], request: Request, response: Response
+) -> dict[str, Any]:
+    """A new account (a username of 3 to 24 letters, digits, ``_`` or ``-``; a password of 8 to
+    256 characters), signed in at once."""
+    same_origin(request)
+    accounts = accounts_of(request)
+    account = await accounts.sign_up(body.username, body.password)
+    _set_session(request, response, await accounts.open_session(account.id))
+    return {"username": account.username, "admin": account.admin}
+
+
+@router.post("/api/session", response_model=SessionView,
+             responses=_errors(400, 401, 403, 429), summary="Sign in")  # fmt: skip
+async def sign_in(
+    body: Annotated[Credentials, Body()], request: Request, response: Response
+) -> dict[str, Any]:
+    """Sign in: the session cookie is set. Failed tries are slowed down, per account and per
+    client (429 says how long to wait)."""
+    same_origin(request)
+    account, token = await accounts_of(request).sign_in(body.username, body.password,
+                                                        _client(request))  # fmt: skip
+    _set_session(request, response, token)
+    return {"username": account.username, "admin": account.admin}
+
+
+@router.get("/api/session", response_model=SessionView, summary="Who is signed in")
+async def who(request: Request) -> dict[str, Any]:
+    account = await signed_in(request)
+    return {"username": None if account is None else account.username,
+            "admin": bool(account and account.admin)}  # fmt: skip
+
+
+@router.delete("/api/session", status_code=204, responses=_errors(403), summary="Sign out")
+async def sign_out(request: Request) -> Response:
+    same_origin(request)
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await accounts_of(request).close_session(token)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def _account(request: Request, username: str) -> Account:
+    account = None if len(username) > 64 else await accounts_of(request).named(username)
+    if account is None:
+        raise GameError(404, N_("no account is named {name}"), name=repr(username[:64]))
+    return account
+
+
+@router.get("/api/accounts/{username}", response_model=AccountView, responses=_errors(404),
+            summary="An account: its ratings and newest games")  # fmt: skip
+async def account_page(
+    username: str, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
+    accounts = accounts_of(request)
+    account = await _account(request, username)
+    games = []
+    for row in await accounts.games_of(account.id, limit):
+        color = "white" if row.white_account_id == account.id else "black"
+        change = (row.rating_changes or {}).get(color)
+        games.append({
+            "id": row.public_id, "variant": row.variant, "players": players_text(row.players),
+            "color": color, "result": row.result, "termination": row.termination,
+            "rated": row.rated, "rating_change": None if change is None else change["change"],
+            "created": row.created_at.isoformat(timespec="seconds") + "Z",
+        })  # fmt: skip
+    return {"username": account.username, "ratings": await accounts.ratings_of(account.id),
+            "games": games}  # fmt: skip
+
+
+@router.get("/api/accounts/{username}/games.pgn", response_class=PlainTextResponse,
+            responses=_errors(404), summary="An account's newest games as PGN")  # fmt: skip
+async def account_pgn(
+    username: str, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> PlainTextResponse:
+    accounts = accounts_of(request)
+    account = await _account(request, username)
+    hall = hall_of(request)
+    texts = []
+    for row in await accounts.games_of(account.id, limit):
+        text = await hall.pgn(row.public_id)
+        if text is not None:
+            texts.append(text)
+    return PlainTextResponse("\n".join(texts), media_type="text/plain; charset=utf-8")
+
+
+@router.get("/api/ratings/{family}", response_model=LeaderboardView, responses=_errors(404),
+            summary="A game family's leaderboard")  # fmt: skip
+async def leaderboard(
+    family: str, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
+    """The accounts rated in ``family`` (``makruk``, ``ouk``, ``karouk``, ``sittuyin``,
+    ``alquerque``; a game's name is taken for its family), best first; provisional ratings
+    (deviation 110 or more) are left out."""
+    name = FAMILIES.get(family, family)
+    if name not in set(FAMILIES.values()):
+        raise GameError(404, N_("no rating family is named {family}"), family=repr(family[:40]))
+    return {"family": name, "players": await accounts_of(request).leaderboard(name, limit)}
+
+
+__all__ = ["router"]
