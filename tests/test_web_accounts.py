@@ -102,9 +102,12 @@ def test_an_account_change_from_another_site_is_refused(users: Users) -> None:
     assert users.sign_up("Mallory").status_code == 201  # nothing was made
 
 
-def _play_rated(users: Users, white_first: str, other: str, result: str) -> dict[str, Any]:
+def _play_rated(
+    users: Users, white_first: str, other: str, result: str
+) -> tuple[dict[str, Any], str, str]:
     """``white_first`` posts a rated seek as White, ``other`` takes it, and the game ends with
-    ``result`` (by resignation, or a draw agreed); the game's final view."""
+    ``result`` (by resignation, or a draw agreed): the game's final view and both seats'
+    tokens."""
     posted = users.call(white_first, "POST", "/api/seeks",
                         json={"variant": "makruk", "rated": True, "color": "white",
                               "clock": "300+3"})  # fmt: skip
@@ -126,13 +129,13 @@ def _play_rated(users: Users, white_first: str, other: str, result: str) -> dict
         loser = black if result == "1-0" else white
         assert act(users.client, game_id, loser, "resign").status_code == 200
     wait_for(lambda: game(users.client, game_id)["rating_changes"], timeout=20)
-    return game(users.client, game_id)
+    return game(users.client, game_id), white, black
 
 
 def test_a_rated_game_from_a_seek_moves_both_ratings(users: Users) -> None:
     users.sign_up("Anan")
     users.sign_up("Boon")
-    view = _play_rated(users, "Anan", "Boon", "1-0")
+    view, _, _ = _play_rated(users, "Anan", "Boon", "1-0")
     assert view["rated"] and view["players"] == {"white": "Anan", "black": "Boon"}
     assert view["accounts"] == {"white": "Anan", "black": "Boon"}
     expected_white, expected_black = rate_game(Rating(), Rating(), 1.0)
@@ -254,3 +257,38 @@ def test_a_signed_in_player_plays_under_the_accounts_name(users: Users) -> None:
     assert game(users.client, guest.json()["id"])["players"]["white"] == "Pim"
     pgn = users.client.get(f"/api/games/{guest.json()['id']}/pgn").text
     assert '[White "Pim"]' in pgn
+
+
+def test_a_rematch_swaps_the_colours_and_keeps_the_rest(users: Users) -> None:
+    users.sign_up("Rin")
+    users.sign_up("Som")
+    ended, white_token, black_token = _play_rated(users, "Rin", "Som", "0-1")
+    game_id = ended["id"]
+    offered = users.client.post(f"/api/games/{game_id}/rematch", headers=bearer(black_token))
+    assert offered.json() == {"status": "offered", "game": None, "token": None, "color": None}
+    assert game(users.client, game_id)["rematch"] == {"offered_by": "black", "game": None}
+    agreed = users.client.post(f"/api/games/{game_id}/rematch", headers=bearer(white_token))
+    answer = agreed.json()
+    assert answer["status"] == "agreed" and answer["color"] == "black"
+    new = game(users.client, answer["game"])
+    assert new["players"] == {"white": "Som", "black": "Rin"} and new["rated"]
+    assert new["accounts"] == {"white": "Som", "black": "Rin"}
+    assert new["clock"] is not None and new["clock"]["increment_ms"] == 3000
+    assert game(users.client, game_id)["rematch"] == {"offered_by": None, "game": answer["game"]}
+    # the one who offered collects its seat by asking again; it moves first now
+    collected = users.client.post(f"/api/games/{game_id}/rematch", headers=bearer(black_token))
+    assert collected.json()["game"] == answer["game"] and collected.json()["color"] == "white"
+    move(users.client, answer["game"], collected.json()["token"], "e3e4")
+    # a game in play has no rematch
+    busy = users.client.post(f"/api/games/{answer['game']}/rematch",
+                             headers=bearer(collected.json()["token"]))  # fmt: skip
+    assert busy.status_code == 409
+
+
+def test_the_engine_agrees_to_a_rematch_at_once(users: Users) -> None:
+    created = users.client.post("/api/games", json={"opponent": "engine", "level": 1}).json()
+    assert act(users.client, created["id"], created["token"], "resign").status_code == 200
+    answer = users.client.post(f"/api/games/{created['id']}/rematch",
+                               headers=bearer(created["token"])).json()  # fmt: skip
+    assert answer["status"] == "agreed" and answer["color"] == "black"
+    assert game(users.client, answer["game"])["players"]["white"] == "engine level 1"

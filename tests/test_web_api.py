@@ -88,7 +88,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "status", "result", "termination", "players", "clock", "legal_moves", "check",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "setup_plies", "seat",
-        "thai_san", "setup", "my_setup", "rated", "accounts", "rating_changes",
+        "thai_san", "setup", "my_setup", "rated", "accounts", "rating_changes", "rematch",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
     assert state["options"] == {"counting": "declared"}

@@ -41,6 +41,7 @@ from .i18n import N_
 from .lobby import Lobby
 from .lobby_api import router as lobby_router
 from .model import GameError
+from .rematch import router as rematch_router
 from .review_api import router as review_router
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
@@ -348,6 +349,7 @@ def create_app(
     app.include_router(review_router)
     app.include_router(accounts_router)
     app.include_router(lobby_router)
+    app.include_router(rematch_router)
     _include_pages(app)
     return app
 

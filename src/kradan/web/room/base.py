@@ -94,6 +94,8 @@ class RoomBase:
         if row.clock:
             self.clock = Clock(int(row.clock["base_ms"]), int(row.clock["increment_ms"]))
         self.draw_offer: bool | None = None
+        #: a rematch offered or agreed once the game has ended (:mod:`kradan.web.rematch`)
+        self.rematch: Any = None
         #: the next event's number
         self.seq = 0
         #: bumped whenever the position changes, so that stale engine answers are dropped

@@ -54,6 +54,13 @@ class RatingChangeView(BaseModel):
     deviation: float
 
 
+class RematchView(BaseModel):
+    """A rematch once the game has ended: offered by one side, or agreed (its game's id)."""
+
+    offered_by: Literal["white", "black"] | None = None
+    game: str | None = None
+
+
 class RatingChangesView(BaseModel):
     white: RatingChangeView
     black: RatingChangeView
@@ -120,6 +127,9 @@ class GameView(BaseModel):
     )
     rating_changes: RatingChangesView | None = Field(
         default=None, description="a rated game's ratings before and after it, once it has ended"
+    )
+    rematch: RematchView | None = Field(
+        default=None, description="a rematch offered or agreed, once the game has ended"
     )
 
 
@@ -194,6 +204,7 @@ def game_view(
         my_setup=my_setup,
         rated=bool(room.row.rated),
         accounts=_accounts(room),
+        rematch=None if room.rematch is None else room.rematch.view(),
         rating_changes=None
         if room.row.rating_changes is None
         else RatingChangesView.model_validate(room.row.rating_changes),
