@@ -37,7 +37,7 @@ from functools import cache
 from html import escape
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 import jinja2
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -318,6 +318,28 @@ async def editor_page(request: Request) -> HTMLResponse:
     language = request_language(request)
     gettext = i18n.translations(language).gettext
     return render("editor.html", language, "/editor", games_json=descriptions_json(gettext))
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login_page(request: Request) -> HTMLResponse:
+    """Sign in, or make an account."""
+    return render("login.html", request_language(request), "/login")
+
+
+@router.get("/ratings", response_class=HTMLResponse)
+async def ratings_page(request: Request) -> HTMLResponse:
+    """The leaderboards of every game family."""
+    return render("ratings.html", request_language(request), "/ratings")
+
+
+@router.get("/@/{username}", response_class=HTMLResponse)
+async def player_page(username: str, request: Request) -> HTMLResponse:
+    """An account's page (the browser asks the API for its ratings and games)."""
+    language = request_language(request)
+    if len(username) > 64:
+        detail = i18n.translations(language).gettext("There is no account {name}.")
+        raise HTTPException(status_code=404, detail=detail.format(name=repr(username[:64])))
+    return render("player.html", language, f"/@/{quote(username)}", username=username)
 
 
 #: where the language picker may send the browser back to: a path of this server

@@ -13,7 +13,7 @@ export function renderExports(state) {
   const analyse = $('#analyse-game');
   if (analyse) analyse.href = '/analysis?' + new URLSearchParams({ game: gameId });
   // once the game has ended: its computer review, started as the analysis board opens
-  $('#review-game-line').hidden = game.status !== 'ended';
+  $('#review-game-line').hidden = game.status !== 'ended' || !(game.moves || []).length;
   $('#review-game').href = '/analysis?' + new URLSearchParams({ game: gameId, review: '1' });
   const pgn = $('#download-pgn');
   pgn.href = gamePath(gameId, 'pgn');

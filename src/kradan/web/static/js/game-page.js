@@ -4,6 +4,7 @@
  * and every answer to a move or an action. window.kradan shows the state to the tests. */
 import { gameDescriptions, gamePath, request, saveSeat } from './api.js';
 import { initActions } from './actions.js';
+import { initAfterGame } from './after-game.js';
 import { createBoard, drawPosition } from './board.js';
 import { hideChooser } from './chooser.js';
 import { setClocks, startClocks } from './clock.js';
@@ -101,6 +102,7 @@ initMoveList(ctrl);
 initSide(ctrl);
 initSound(state);
 initExports(ctrl);
+initAfterGame(state);
 startClocks(state);
 load();
 connect(gameId, applyGame, showMessage);

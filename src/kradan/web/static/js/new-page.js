@@ -1,4 +1,5 @@
 /* kradan serve: the entry of the new-game page (body[data-page="new"]). */
+import { initLobby } from './lobby.js';
 import { listRecentGames, newGameForm } from './new-game.js';
 import { t, translatePage } from './words.js';
 
@@ -6,3 +7,4 @@ window.kradan = { t };
 translatePage();
 newGameForm();
 listRecentGames();
+initLobby();

@@ -6,6 +6,7 @@ import { remember } from './api.js';
 import { renderActions } from './actions.js';
 import { showLabels } from './board.js';
 import { renderClocks } from './clock.js';
+import { renderAfterGame } from './after-game.js';
 import { renderExports } from './exports.js';
 import { LABELS_KEY, NOTATION_KEY, playing } from './state.js';
 import { colorName, countingText, opposite, playerText, t, terminationText } from './words.js';
@@ -60,6 +61,7 @@ export function renderSide(state) {
   notation.hidden = !game.thai_san;
   notation.textContent = state.notation === 'thai' ? t('Moves in SAN') : t('Moves in Thai SAN');
   renderExports(state);
+  renderAfterGame(state);
   renderClocks(state);
 }
 
