@@ -292,3 +292,25 @@ def test_the_engine_agrees_to_a_rematch_at_once(users: Users) -> None:
                                headers=bearer(created["token"])).json()  # fmt: skip
     assert answer["status"] == "agreed" and answer["color"] == "black"
     assert game(users.client, answer["game"])["players"]["white"] == "engine level 1"
+
+
+def test_a_rated_game_against_the_engine_rates_against_its_levels_ladder(users: Users) -> None:
+    from kradan.engine.levels import level_rating
+    from kradan.ratings import rate
+
+    users.sign_up("Tong")
+    assert users.call(None, "POST", "/api/games", json={"rated": True}).status_code == 401
+    by_invite = users.call("Tong", "POST", "/api/games", json={"rated": True, "opponent": "human"})
+    assert by_invite.status_code == 400
+    created = users.call("Tong", "POST", "/api/games",
+                         json={"rated": True, "level": 12, "color": "white"}).json()  # fmt: skip
+    assert act(users.client, created["id"], created["token"], "resign").status_code == 200
+    wait_for(lambda: game(users.client, created["id"])["rating_changes"], timeout=20)
+    changes = game(users.client, created["id"])["rating_changes"]
+    engine = Rating(level_rating(12), 60.0)
+    expected = rate(Rating(), [(engine, 0.0)])
+    assert changes["white"]["after"] == pytest.approx(expected.rating, abs=0.05)
+    assert changes["black"] == {"before": level_rating(12), "after": level_rating(12),
+                                "change": 0.0, "deviation": 60.0}  # fmt: skip
+    shown = users.call(None, "GET", "/api/accounts/Tong").json()["ratings"]["makruk"]
+    assert shown["games"] == 1

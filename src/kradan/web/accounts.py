@@ -24,7 +24,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from ..ratings import Rating, aged, rate_game
+from ..ratings import START_VOLATILITY, Rating, aged, rate_game
 from .account_tables import AccountRow, RatingRow, SessionRow
 from .i18n import N_
 from .model import GameError, new_token, token_hash
@@ -46,6 +46,8 @@ FAMILIES = {
     "alquerque": "alquerque",
     "alquerque-bell": "alquerque",
 }
+#: how sure an engine level's rating is: its ladder's margins are 50 to 180 Elo
+ENGINE_DEVIATION = 60.0
 #: a rating period, for a deviation that grows while its player is away (lichess: about 4.7
 #: days, "RD 60 to 110 in a year")
 PERIOD_DAYS = 4.665
@@ -267,11 +269,14 @@ class Accounts:
             game = await session.get(GameRow, game_id, with_for_update=True)
             if game is None or not game.rated or game.rating_changes is not None:
                 return None
-            if game.white_account_id is None or game.black_account_id is None:
-                return None
-            rows = {}
-            for side, account_id in (("white", game.white_account_id),
-                                     ("black", game.black_account_id)):  # fmt: skip
+            accounts = {"white": game.white_account_id, "black": game.black_account_id}
+            engines = {side: _engine_rating(game.players.get(side)) for side in accounts}
+            if any(accounts[side] is None and engines[side] is None for side in accounts):
+                return None  # a guest's seat: nothing to rate
+            rows: dict[str, RatingRow] = {}
+            for side, account_id in accounts.items():
+                if account_id is None:
+                    continue
                 row = await session.get(RatingRow, (account_id, family), with_for_update=True)
                 if row is None:
                     start = Rating()
@@ -281,15 +286,21 @@ class Accounts:
                     session.add(row)
                 rows[side] = row
             before = {side: _live(row) for side, row in rows.items()}
+            for side, engine in engines.items():
+                if engine is not None and side not in before:
+                    before[side] = engine  # the engine's level: a fixed rating
             after_white, after_black = rate_game(before["white"], before["black"], score)
             now = utcnow()
             changes = {}
             for side, after in (("white", after_white), ("black", after_black)):
-                row = rows[side]
-                row.rating, row.deviation, row.volatility = (
+                row_of = rows.get(side)
+                if row_of is None:  # the engine's rating does not move
+                    changes[side] = RatingChange(before[side], before[side]).as_json()
+                    continue
+                row_of.rating, row_of.deviation, row_of.volatility = (
                     after.rating, after.deviation, after.volatility)  # fmt: skip
-                row.games += 1
-                row.updated_at = now
+                row_of.games += 1
+                row_of.updated_at = now
                 changes[side] = RatingChange(before[side], after).as_json()
             game.rating_changes = changes
         return changes
@@ -341,6 +352,17 @@ def player_name(account: Account | None, asked: str | None) -> str:
         raise GameError(400, N_("bad name {name}: 1 to 24 printable characters"),
                         name=repr(asked[:40]))  # fmt: skip
     return name
+
+
+def _engine_rating(player: Any) -> Rating | None:
+    """The fixed rating of an engine's seat (its level's place on the measured ladder,
+    :func:`kradan.engine.levels.level_rating`); ``None`` for a person's."""
+    if not isinstance(player, dict) or player.get("kind") != "engine":
+        return None
+    from ..engine.levels import MAX_LEVEL, level_rating
+
+    level = min(MAX_LEVEL, max(1, int(player.get("level", 10))))
+    return Rating(float(level_rating(level)), ENGINE_DEVIATION, START_VOLATILITY)
 
 
 def _verify(digest: str, password: str) -> bool:

@@ -72,6 +72,11 @@ class NewGameBody(BaseModel):
     name: str | None = Field(
         None, max_length=64, description="your name as a guest (signed in: your account's)"
     )
+    rated: bool = Field(
+        False,
+        description="a game against the engine that moves your rating (signed in); rated "
+        "games between people start from the lobby (POST /api/seeks)",
+    )
 
 
 class MoveBody(BaseModel):
@@ -223,6 +228,10 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
     same_origin(request)
     account = await signed_in(request)
     fields = body.model_dump(exclude={"name"})
+    if body.rated and account is None:
+        raise GameError(401, N_("a rated game needs an account: sign in first"))
+    if body.rated and body.opponent != "engine":
+        raise GameError(400, N_("a rated game between people starts from the lobby"))
     me = Player("human", name=player_name(account, body.name) if account or body.name else None,
                 account=None if account is None else account.username)  # fmt: skip
     created = await hall_of(request).create(
