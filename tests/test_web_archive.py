@@ -10,8 +10,7 @@ import asyncio
 import io
 import random
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,12 +20,20 @@ pytest.importorskip("sqlalchemy")
 
 from kradan import pgn
 from kradan.games import find_game, games
-from kradan.web import storage
 from kradan.web.archive import ArchiveStore
 from kradan.web.archive_queries import Cursor, Filters, Opening, board_after, explore, search
 from kradan.web.archive_reader import GameSplitter, date_key, position_key, read_records
 
-from .web_helpers import DATABASES, bearer, create, database_url, new_database, serving, wait_for
+from .web_helpers import (
+    DATABASES,
+    bearer,
+    create,
+    database_url,
+    new_database,
+    on_database,
+    serving,
+    wait_for,
+)
 
 T = TypeVar("T")
 ON_BOTH = pytest.mark.parametrize("db", DATABASES, indirect=True)
@@ -38,26 +45,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def run(work: Callable[[ArchiveStore], Awaitable[T]], url: str, **options: Any) -> T:
-    """``work(archive)`` on a migrated database at ``url``, in an event loop of its own thread
-    (Playwright's sync API may hold one in this thread)."""
-
-    async def main() -> T:
-        engine = storage.make_engine(url)
-        try:
-            await storage.migrate(engine)
-            archive = ArchiveStore(engine, **options)
-            try:
-                return await work(archive)
-            finally:
-                await archive.close()
-        finally:
-            await engine.dispose()
-
-    def in_thread(coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run(coroutine)
-
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(in_thread, main()).result()
+    """``work(archive)`` on a migrated database at ``url``, in an event loop of its own thread."""
+    return on_database(url, lambda engine: ArchiveStore(engine, **options), work)
 
 
 # --- games to import ---------------------------------------------------------------------------
