@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -128,23 +129,6 @@ def refused(error: QueryError) -> GameError:
     return GameError(400, str(error))
 
 
-def _filters(**words: str | None) -> Filters:
-    try:
-        return parse_filters(**words)
-    except QueryError as error:
-        raise refused(error) from None
-
-
-def _opening(filters: Filters, moves: str | None) -> Opening | None:
-    played = split_moves(moves)
-    if not played:
-        return None
-    try:
-        return Opening.of(filters.variant or "makruk", played)
-    except QueryError as error:
-        raise refused(error) from None
-
-
 Variant = Annotated[str | None, Query(max_length=40, description="a game's name, e.g. makruk")]
 Player = Annotated[str | None, Query(max_length=200, description="a player's name, exactly")]
 Color = Annotated[str | None, Query(max_length=10, description="white or black (with player)")]
@@ -154,6 +138,48 @@ Moves = Annotated[
     str | None,
     Query(max_length=1000, description="opening moves in UCI, commas between: e3e4,e6e5"),
 ]
+
+
+def game_filters(
+    player: Player = None,
+    color: Color = None,
+    result: Result = None,
+    since: Since = None,
+    until: Since = None,
+) -> Filters:
+    """The filters on the games that every route of the archive takes (a dependency: its
+    parameters are the routes' query parameters)."""
+    try:
+        return parse_filters(None, player, color, result, since, until)
+    except QueryError as error:
+        raise refused(error) from None
+
+
+GameFilters = Annotated[Filters, Depends(game_filters)]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The games a search or an export asks for: the filters, and the opening they began with."""
+
+    filters: Filters
+    opening: Opening | None
+
+
+def selection(filters: GameFilters, variant: Variant = None, moves: Moves = None) -> Selection:
+    """The selection of a search or an export: :func:`game_filters`, of one game (``variant``),
+    that began with ``moves`` (a dependency)."""
+    try:
+        if variant is not None:
+            filters = replace(filters, variant=canonical_variant(variant))
+        played = split_moves(moves)
+        opening = Opening.of(filters.variant or "makruk", played) if played else None
+    except QueryError as error:
+        raise refused(error) from None
+    return Selection(filters, opening)
+
+
+Selected = Annotated[Selection, Depends(selection)]
 
 
 # --- routes ---------------------------------------------------------------------------------
@@ -214,27 +240,19 @@ async def import_pgn(request: Request) -> Any:
 )
 async def search_archive(
     request: Request,
-    variant: Variant = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
-    moves: Moves = None,
+    chosen: Selected,
     after: Annotated[str | None, Query(max_length=40, description="a page's 'next'")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> dict[str, Any]:
     """Games newest first (by date, then by when they were archived), ``limit`` a page;
     ``player`` plays either side unless ``color`` says which; ``moves`` are the first moves
     the games played."""
-    filters = _filters(variant=variant, player=player, color=color, result=result,
-                       since=since, until=until)  # fmt: skip
-    opening = _opening(filters, moves)
     try:
         cursor = None if after is None else Cursor.parse(after)
     except QueryError as error:
         raise refused(error) from None
-    games, following = await search(archive_of(request).engine, filters, opening, cursor, limit)
+    engine = archive_of(request).engine
+    games, following = await search(engine, chosen.filters, chosen.opening, cursor, limit)
     return {"games": games, "next": following}
 
 
@@ -246,23 +264,14 @@ async def search_archive(
 )
 async def export_pgn(
     request: Request,
-    variant: Variant = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
-    moves: Moves = None,
+    chosen: Selected,
     limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 1000,
 ) -> StreamingResponse:
     """The games the same filters find (newest first, at most ``limit``), streamed."""
-    filters = _filters(variant=variant, player=player, color=color, result=result,
-                       since=since, until=until)  # fmt: skip
-    opening = _opening(filters, moves)
     engine = archive_of(request).engine
 
     async def texts() -> AsyncIterator[str]:
-        async for rows in export(engine, filters, opening, limit):
+        async for rows in export(engine, chosen.filters, chosen.opening, limit):
             yield await asyncio.to_thread(_pgn_texts, rows)
 
     return StreamingResponse(texts(), media_type="application/x-chess-pgn; charset=utf-8")
@@ -296,21 +305,16 @@ async def archived_game(
 )
 async def explorer(
     request: Request,
+    filters: GameFilters,
     variant: Annotated[str, Query(max_length=40, description="a game's name")] = "makruk",
     fen: Annotated[str | None, Query(max_length=200, description="default: the start")] = None,
     play: Moves = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
 ) -> dict[str, Any]:
     """The moves the archive's games played from the position (``fen``, then the UCI moves of
     ``play``), with how many games played each and how they ended, the most played first; and
     the latest games archived that stood there."""
     try:
         name = canonical_variant(variant)
-        filters = parse_filters(None, player, color, result, since, until)
         board = board_after(name, fen, split_moves(play))
     except QueryError as error:
         raise refused(error) from None
