@@ -535,6 +535,37 @@ def test_bad_bodies_are_refused_and_store_nothing(db: str) -> None:
         assert big.status_code == 413
 
 
+def test_the_archives_errors_answer_in_the_readers_language(tmp_path: Path) -> None:
+    thai = {"Accept-Language": "th"}
+    good = makruk_games(1, seed=5)[0][0]
+    body = f'{good}\n[Event "x"]\n\n1. e3e4 d6d5 2. Kz9 *\n\n[Variant "shogi"]\n\n1. e4 *\n'
+    bad_line = body.splitlines().index("1. e3e4 d6d5 2. Kz9 *") + 1
+    with serving(database_url(tmp_path)) as client:
+        english = client.post("/api/archive", content=body.encode()).json()
+        assert english["imported"] == 1
+        first, second = english["errors"]
+        assert first["line"] == bad_line and first["message"].startswith("move 2: ")
+        client.post("/api/archive", content=body.encode(), headers=thai)  # a duplicate
+        read = client.post("/api/archive", content=body.encode(), headers=thai).json()
+        assert [error["line"] for error in read["errors"]] == [bad_line, second["line"]]
+        assert read["errors"][0]["message"] == "ตาที่ 2: " + first["message"][len("move 2: ") :]
+        nothing = client.post("/api/archive", content=b"no game here\n", headers=thai).json()
+        assert nothing["error"].startswith("นำเข้าเกมไม่ได้เลย: บรรทัด 1: ")
+        empty = client.post("/api/archive", content=b"", headers=thai).json()
+        assert empty["error"] == "ไม่พบเกม PGN ในข้อมูลที่ส่งมา (0 ไบต์)"
+        for params, english_text, thai_text in [
+            ({"result": "2-0"}, "result '2-0': expected one of", "ผลการแข่งขัน '2-0': ต้องเป็น"),
+            ({"since": "May"}, "since 'May': expected a date", "since 'May': ต้องเป็นวันที่"),
+            ({"color": "white"}, "color 'white' needs a player", "สี 'white' ต้องระบุผู้เล่น"),
+            ({"variant": "go"}, "unknown game 'go'", "ไม่มีเกม 'go'"),
+        ]:
+            assert english_text in client.get("/api/archive", params=params).json()["error"]
+            answer = client.get("/api/archive", params=params, headers=thai)
+            assert answer.status_code == 400 and thai_text in answer.json()["error"]
+        bad_move = client.get("/api/explorer", params={"play": "e3e5"}, headers=thai).json()
+        assert bad_move["error"].startswith("ตาที่ 1 'e3e5': ")
+
+
 # --- the command line ----------------------------------------------------------------------------
 
 

@@ -1,7 +1,9 @@
 """The archive's and the explorer's JSON API (FastAPI routes, documented at ``/docs``):
 
 * ``POST /api/archive``: a PGN body of any size (streamed; up to :data:`ARCHIVE_MAX_BODY`
-  bytes) -> ``{imported, duplicates, errors: [{line, message}], more_errors}``;
+  bytes) -> ``{imported, duplicates, errors: [{line, message}], more_errors}``; each client
+  address may import so many bytes a minute (:mod:`.rate_limit`), beyond which it is answered
+  429 with ``Retry-After``;
 * ``GET /api/archive?variant=&player=&color=&result=&since=&until=&moves=&after=&limit=`` ->
   ``{games: [...], next}`` (``next`` is the ``after`` of the next page);
 * ``GET /api/archive/{id}`` -> ``{id, variant, fen, headers, moves, pgn}``;
@@ -10,8 +12,9 @@
   ``{games, white, draws, black, moves: [{uci, san, games, white, draws, black}], recent}``.
 
 Bad input is a 400 (an unknown game id a 404) with ``{"error": ...}`` quoting it, and stores
-nothing. The archive's own messages (a bad filter, date, cursor, position or move) are in
-English; those the rest of the API shares (a body too large, an unknown game) are translated.
+nothing. Every message (a bad filter, date, cursor, position or move, an import's errors by
+line) is in the reader's language, as the rest of the API's are; the reasons kradan's rules and
+PGN reader give inside them (why a FEN or a move is refused) stay English.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ from .archive_queries import (
     search,
     split_moves,
 )
-from .i18n import N_
+from .i18n import N_, Message, connection_language
 from .model import GameError
+from .rate_limit import ImportLimit, amount_text
 
 #: the largest PGN body ``POST /api/archive`` takes, in bytes
 ARCHIVE_MAX_BODY = 256 << 20
@@ -125,8 +129,8 @@ def archive_of(request: Request) -> ArchiveStore:
 
 
 def refused(error: QueryError) -> GameError:
-    """``error`` as the API's 400."""
-    return GameError(400, str(error))
+    """``error`` as the API's 400 (in the reader's language when it is sent)."""
+    return GameError(400, error.content.template, **error.content.params)
 
 
 Variant = Annotated[str | None, Query(max_length=40, description="a game's name, e.g. makruk")]
@@ -189,10 +193,30 @@ class _TooLarge(Exception):
     pass
 
 
+def _too_many(request: Request, limit: ImportLimit, seconds: int) -> JSONResponse:
+    """The 429 of an address that has imported its share for now."""
+    message = Message(
+        N_("too much PGN imported from this address: try again in {seconds} s (the limit is "
+           "{limit} a minute)"),
+        seconds=seconds,
+        limit=amount_text(limit.per_minute),
+    )  # fmt: skip
+    return JSONResponse(
+        {"error": message.text(connection_language(request))},
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def _announced(request: Request) -> int:
+    length = request.headers.get("content-length", "")
+    return int(length) if length.isdigit() else 0
+
+
 @router.post(
     "/api/archive",
     response_model=ImportView,
-    responses=_errors(400, 403, 413),
+    responses=_errors(400, 403, 413, 429),
     summary="Import PGN into the archive",
 )
 async def import_pgn(request: Request) -> Any:
@@ -201,16 +225,29 @@ async def import_pgn(request: Request) -> Any:
     game with a problem is left out and reported by its line. A body with no game to store
     is refused (400) and stores nothing; a body over the limit is refused (413) once it has
     passed it (the games before that point may be stored: sending the file again stores each
-    of them once)."""
+    of them once). An address that has imported its share of bytes for now is refused (429,
+    with ``Retry-After`` in seconds) before anything is read."""
     same_origin(request)
+    limit: ImportLimit | None = getattr(request.app.state, "import_limit", None)
+    address = request.client.host if request.client else ""
+    charged = 0
+    if limit is not None:
+        wait = limit.wait(address)
+        if wait is not None:
+            return _too_many(request, limit, wait)
+        charged = _announced(request)
+        limit.take(address, charged)
     size = 0
 
     async def chunks() -> AsyncIterator[bytes]:
-        nonlocal size
+        nonlocal size, charged
         async for chunk in request.stream():
             size += len(chunk)
             if size > ARCHIVE_MAX_BODY:
                 raise _TooLarge
+            if limit is not None and size > charged:
+                limit.take(address, size - charged)
+                charged = size
             yield chunk
 
     try:
@@ -222,13 +259,18 @@ async def import_pgn(request: Request) -> Any:
             size=f">{ARCHIVE_MAX_BODY}",
             limit=ARCHIVE_MAX_BODY,
         ) from None
-    answer = report.as_json()
+    language = connection_language(request)
+    answer = report.as_json(language)
     if not report.imported and not report.duplicates:
         if not report.errors:
-            raise refused(QueryError(f"no PGN game in the body ({size} bytes)"))
+            raise GameError(400, N_("no PGN game in the body ({size} bytes)"), size=size)
         first = report.errors[0]
-        message = f"no game could be imported: line {first.line}: {first.message}"
-        return JSONResponse({"error": message, **answer}, status_code=400)
+        message = Message(
+            N_("no game could be imported: line {line}: {error}"),
+            line=first.line,
+            error=first.content,
+        )
+        return JSONResponse({"error": message.text(language), **answer}, status_code=400)
     return answer
 
 
