@@ -419,6 +419,9 @@ def test_the_explorer_counts_what_a_count_by_hand_counts(db: str) -> None:
         (move["games"] for move in root["moves"]), reverse=True
     )
     assert all(move["san"] and move["san"] != move["uci"] for move in root["moves"])
+    board = find_game("makruk").new_board()
+    thai = [board.san(board.parse_uci(move["uci"]), "thai") for move in root["moves"]]
+    assert [move["thai_san"] for move in root["moves"]] == thai
     assert [game["id"] for game in root["recent"]] == [50, 49, 48, 47, 46]
     assert cached == root and hits == 1 and fresh["games"] == 51
 

@@ -9,7 +9,8 @@
 * ``GET /api/archive/{id}`` -> ``{id, variant, fen, headers, moves, pgn}``;
 * ``GET /api/archive.pgn?<the same filters>&limit=``: the selection as PGN, streamed;
 * ``GET /api/explorer?variant=&fen=&play=&player=&color=&result=&since=&until=`` ->
-  ``{games, white, draws, black, moves: [{uci, san, games, white, draws, black}], recent}``.
+  ``{games, white, draws, black, moves: [{uci, san, thai_san, games, white, draws, black}],
+  recent}``.
 
 Bad input is a 400 (an unknown game id a 404) with ``{"error": ...}`` quoting it, and stores
 nothing. Every message (a bad filter, date, cursor, position or move, an import's errors by
@@ -101,6 +102,7 @@ class ArchivedGame(BaseModel):
 class ExplorerMove(BaseModel):
     uci: str
     san: str
+    thai_san: str | None = Field(None, description="null for a game without Thai SAN")
     games: int
     white: int
     draws: int

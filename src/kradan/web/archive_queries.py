@@ -403,8 +403,9 @@ async def explore(
     engine: AsyncEngine, board: AnyBoard, variant: str, filters: Filters, recent: int = RECENT
 ) -> dict[str, Any]:
     """The moves played from ``board``'s position in the archive's games of ``variant`` that
-    pass ``filters``: ``{games, white, draws, black, moves: [{uci, san, games, white, draws,
-    black}], recent: [games]}``, the moves most played first."""
+    pass ``filters``: ``{games, white, draws, black, moves: [{uci, san, thai_san, games, white,
+    draws, black}], recent: [games]}``, the moves most played first (``thai_san`` is ``None``
+    for a game without Thai SAN)."""
     key = position_key(board, variant)
     conditions = _explorer_conditions(key, filters)
     moves = select(*_scored(P.c.next_move)).where(*conditions).group_by(P.c.next_move)
@@ -422,13 +423,16 @@ async def explore(
             found = await connection.execute(_summaries([G.c.id.in_(ids)]))
             by_id = {int(row[0]): _summary(row) for row in found}
             games = [by_id[id_] for id_ in ids if id_ in by_id]
+    thai = "thai" in find_game(variant).notations
     totals = [0, 0, 0, 0]
     listed = []
     for move, *counts in grouped:
         numbers = [int(count or 0) for count in counts]
         totals = [total + number for total, number in zip(totals, numbers, strict=True)]
         if move is not None:
-            listed.append({"uci": move, "san": _san(board, move), **_counts(numbers)})
+            san = _written(board, move, "san")
+            thai_san = _written(board, move, "thai") if thai else None
+            listed.append({"uci": move, "san": san, "thai_san": thai_san, **_counts(numbers)})
     listed.sort(key=lambda entry: (-entry["games"], entry["uci"]))
     return {**_counts(totals), "moves": listed, "recent": games}
 
@@ -438,10 +442,12 @@ def _counts(numbers: list[int]) -> dict[str, int]:
     return {"games": games, "white": white, "draws": draws, "black": black}
 
 
-def _san(board: AnyBoard, uci: str) -> str:
-    """``uci`` in SAN on ``board`` (the UCI itself should the move not be legal there)."""
+def _written(board: AnyBoard, uci: str, notation: str) -> str:
+    """``uci`` in ``notation`` (SAN, or Thai SAN where the game has it) on ``board`` (the UCI
+    itself should the move not be legal there)."""
     try:
-        return str(board.san(board.parse_uci(uci)))
+        san: Any = board.san
+        return str(san(board.parse_uci(uci), notation))
     except (KradanError, ValueError, IndexError, KeyError):
         return uci
 
