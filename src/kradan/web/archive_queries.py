@@ -446,8 +446,11 @@ def _written(board: AnyBoard, uci: str, notation: str) -> str:
     """``uci`` in ``notation`` (SAN, or Thai SAN where the game has it) on ``board`` (the UCI
     itself should the move not be legal there)."""
     try:
+        move = board.parse_uci(uci)
+        if notation == "san":
+            return str(board.san(move))
         san: Any = board.san
-        return str(san(board.parse_uci(uci), notation))
+        return str(san(move, notation))
     except (KradanError, ValueError, IndexError, KeyError):
         return uci
 

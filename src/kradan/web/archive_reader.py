@@ -45,8 +45,9 @@ MAX_TAG = 1000
 #: the most tags kept per game
 MAX_TAGS = 60
 _DATE = re.compile(r"\s*(\d{4}|\?{4})[.\-/](\d{2}|\?{2})[.\-/](\d{2}|\?{2})\s*")
-#: the tags that say where a game starts; the store writes them again from the game itself
-POSITION_TAGS = ("Variant", "FEN", "SetUp", OPTIONS_TAG)
+#: the tags that say where a game starts; the store keeps them in columns of their own. The
+#: rule options (``[VariantOptions]``) stay with the other tags: a game is replayed under them
+POSITION_TAGS = ("Variant", "FEN", "SetUp")
 
 
 def salt(variant: str) -> int:
