@@ -458,6 +458,36 @@ def test_the_api_imports_searches_opens_exports_and_explores(db: str) -> None:
         assert shown(explored.json()) == brute_explore(played, played[0][2][:1])
 
 
+def test_an_archived_game_opens_in_the_analysis_board(tmp_path: Path) -> None:
+    """What /analysis?archive=ID does (static/js/archived-game.js): the game's PGN, from
+    GET /api/archive/{id}, read into the board's tree by POST /api/pgn/read, with its tags and
+    its declared counts; and the archive's page in both languages."""
+    fen = "8/8/4k3/3n4/8/3K4/8/7R b - - 0 1"
+    board: Any = find_game("makruk").new_board(fen, counting="declared")
+    board.declare_count()  # before the first move: Black counts the board's honour
+    for move in ("e6e5", "h1h5", "e5e6"):
+        board.push_uci(move)
+    text = pgn.game_text(board, {"White": "Kasem", "Black": "Lek", "Result": "*"})
+    with serving(database_url(tmp_path)) as client:
+        assert client.post("/api/archive", content=text.encode()).json()["imported"] == 1
+        [found] = client.get("/api/archive", params={"player": "Kasem"}).json()["games"]
+        stored = client.get(f"/api/archive/{found['id']}").json()
+        tree = client.post("/api/pgn/read", json={"pgn": stored["pgn"]})
+        assert tree.status_code == 200, tree.text
+        read = tree.json()
+        assert read["variant"] == "makruk" and stored["fen"] == fen
+        assert read["start_fen"].split()[:2] == fen.split()[:2]
+        assert (read["headers"]["White"], read["headers"]["Black"]) == ("Kasem", "Lek")
+        assert [node["uci"] for node in read["moves"]] == ["e6e5", "h1h5", "e5e6"]
+        assert read["options"] == {"counting": "declared"} and "count" in stored["pgn"]
+        for language, words in (("en", "Export these games (PGN)"), ("th", "ส่งออกเกมเหล่านี้")):
+            page = client.get("/archive", headers={"Accept-Language": language})
+            assert page.status_code == 200 and words in page.text
+            assert "archive-page.js" in page.text
+            board_page = client.get(f"/analysis?archive={found['id']}")
+            assert board_page.status_code == 200 and 'class="explorer"' in board_page.text
+
+
 @ON_BOTH
 def test_finished_server_games_are_archived(db: str) -> None:
     with serving(db) as client:
