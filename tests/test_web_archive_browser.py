@@ -65,6 +65,8 @@ def test_a_pgn_file_is_imported_found_opened_and_explored(
     # search by the player: the three games, newest first, and the export of the same selection
     page.fill("#search-player", player)
     page.click("#search-start")
+    # the import's own refresh of the list may come first: wait for this search's answer
+    wait_until(page, f"new URLSearchParams(window.kradan.state.query).get('player') === '{player}'")
     wait_until(page, "document.querySelectorAll('#results-body tr').length === 3")
     rows = page.locator("#results-body tr")
     assert [rows.nth(i).locator("td").nth(2).text_content() for i in range(3)] == [

@@ -69,11 +69,15 @@ function playerCell(row, name) {
   td.append(link);
 }
 
-/** One row of the results: date, players, result, game, moves, event, a link to open it. */
+/** One row of the results: date, players, result, game, moves, event, a link to open it (the
+ * date opens it too: on a phone the last four columns are left out). */
 function gameRow(game) {
   const row = document.createElement('tr');
   row.dataset.id = String(game.id);
-  cell(row, game.date || '?', 'date');
+  const date = document.createElement('a');
+  date.href = `/analysis?archive=${game.id}`;
+  date.textContent = game.date || '?';
+  cell(row, '', 'date').append(date);
   playerCell(row, game.white);
   playerCell(row, game.black);
   cell(row, resultText(game.result), 'result');
@@ -84,7 +88,7 @@ function gameRow(game) {
   open.href = `/analysis?archive=${game.id}`;
   open.className = 'open-game';
   open.textContent = t('Analyse');
-  cell(row, '').append(open);
+  cell(row, '', 'optional').append(open);
   return row;
 }
 
