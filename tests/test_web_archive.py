@@ -10,8 +10,7 @@ import asyncio
 import io
 import random
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,12 +20,20 @@ pytest.importorskip("sqlalchemy")
 
 from kradan import pgn
 from kradan.games import find_game, games
-from kradan.web import storage
 from kradan.web.archive import ArchiveStore
 from kradan.web.archive_queries import Cursor, Filters, Opening, board_after, explore, search
 from kradan.web.archive_reader import GameSplitter, date_key, position_key, read_records
 
-from .web_helpers import DATABASES, bearer, create, database_url, new_database, serving, wait_for
+from .web_helpers import (
+    DATABASES,
+    bearer,
+    create,
+    database_url,
+    new_database,
+    on_database,
+    serving,
+    wait_for,
+)
 
 T = TypeVar("T")
 ON_BOTH = pytest.mark.parametrize("db", DATABASES, indirect=True)
@@ -38,26 +45,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def run(work: Callable[[ArchiveStore], Awaitable[T]], url: str, **options: Any) -> T:
-    """``work(archive)`` on a migrated database at ``url``, in an event loop of its own thread
-    (Playwright's sync API may hold one in this thread)."""
-
-    async def main() -> T:
-        engine = storage.make_engine(url)
-        try:
-            await storage.migrate(engine)
-            archive = ArchiveStore(engine, **options)
-            try:
-                return await work(archive)
-            finally:
-                await archive.close()
-        finally:
-            await engine.dispose()
-
-    def in_thread(coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run(coroutine)
-
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(in_thread, main()).result()
+    """``work(archive)`` on a migrated database at ``url``, in an event loop of its own thread."""
+    return on_database(url, lambda engine: ArchiveStore(engine, **options), work)
 
 
 # --- games to import ---------------------------------------------------------------------------
@@ -430,6 +419,9 @@ def test_the_explorer_counts_what_a_count_by_hand_counts(db: str) -> None:
         (move["games"] for move in root["moves"]), reverse=True
     )
     assert all(move["san"] and move["san"] != move["uci"] for move in root["moves"])
+    board = find_game("makruk").new_board()
+    thai = [board.san(board.parse_uci(move["uci"]), "thai") for move in root["moves"]]
+    assert [move["thai_san"] for move in root["moves"]] == thai
     assert [game["id"] for game in root["recent"]] == [50, 49, 48, 47, 46]
     assert cached == root and hits == 1 and fresh["games"] == 51
 
@@ -464,6 +456,36 @@ def test_the_api_imports_searches_opens_exports_and_explores(db: str) -> None:
         assert read == [played[number - 1][2] for number in brute_search(played, player="Dao")]
         explored = client.get("/api/explorer", params={"variant": "thai", "play": played[0][2][0]})
         assert shown(explored.json()) == brute_explore(played, played[0][2][:1])
+
+
+def test_an_archived_game_opens_in_the_analysis_board(tmp_path: Path) -> None:
+    """What /analysis?archive=ID does (static/js/archived-game.js): the game's PGN, from
+    GET /api/archive/{id}, read into the board's tree by POST /api/pgn/read, with its tags and
+    its declared counts; and the archive's page in both languages."""
+    fen = "8/8/4k3/3n4/8/3K4/8/7R b - - 0 1"
+    board: Any = find_game("makruk").new_board(fen, counting="declared")
+    board.declare_count()  # before the first move: Black counts the board's honour
+    for move in ("e6e5", "h1h5", "e5e6"):
+        board.push_uci(move)
+    text = pgn.game_text(board, {"White": "Kasem", "Black": "Lek", "Result": "*"})
+    with serving(database_url(tmp_path)) as client:
+        assert client.post("/api/archive", content=text.encode()).json()["imported"] == 1
+        [found] = client.get("/api/archive", params={"player": "Kasem"}).json()["games"]
+        stored = client.get(f"/api/archive/{found['id']}").json()
+        tree = client.post("/api/pgn/read", json={"pgn": stored["pgn"]})
+        assert tree.status_code == 200, tree.text
+        read = tree.json()
+        assert read["variant"] == "makruk" and stored["fen"] == fen
+        assert read["start_fen"].split()[:2] == fen.split()[:2]
+        assert (read["headers"]["White"], read["headers"]["Black"]) == ("Kasem", "Lek")
+        assert [node["uci"] for node in read["moves"]] == ["e6e5", "h1h5", "e5e6"]
+        assert read["options"] == {"counting": "declared"} and "count" in stored["pgn"]
+        for language, words in (("en", "Export these games (PGN)"), ("th", "ส่งออกเกมเหล่านี้")):
+            page = client.get("/archive", headers={"Accept-Language": language})
+            assert page.status_code == 200 and words in page.text
+            assert "archive-page.js" in page.text
+            board_page = client.get(f"/analysis?archive={found['id']}")
+            assert board_page.status_code == 200 and 'class="explorer"' in board_page.text
 
 
 @ON_BOTH
@@ -546,11 +568,50 @@ def test_bad_bodies_are_refused_and_store_nothing(db: str) -> None:
         assert big.status_code == 413
 
 
+def test_the_archives_errors_answer_in_the_readers_language(tmp_path: Path) -> None:
+    thai = {"Accept-Language": "th"}
+    good = makruk_games(1, seed=5)[0][0]
+    body = f'{good}\n[Event "x"]\n\n1. e3e4 d6d5 2. Kz9 *\n\n[Variant "shogi"]\n\n1. e4 *\n'
+    bad_line = body.splitlines().index("1. e3e4 d6d5 2. Kz9 *") + 1
+    with serving(database_url(tmp_path)) as client:
+        english = client.post("/api/archive", content=body.encode()).json()
+        assert english["imported"] == 1
+        first, second = english["errors"]
+        assert first["line"] == bad_line and first["message"].startswith("move 2: ")
+        client.post("/api/archive", content=body.encode(), headers=thai)  # a duplicate
+        read = client.post("/api/archive", content=body.encode(), headers=thai).json()
+        assert [error["line"] for error in read["errors"]] == [bad_line, second["line"]]
+        assert read["errors"][0]["message"] == "ตาที่ 2: " + first["message"][len("move 2: ") :]
+        nothing = client.post("/api/archive", content=b"no game here\n", headers=thai).json()
+        assert nothing["error"].startswith("นำเข้าเกมไม่ได้เลย: บรรทัด 1: ")
+        empty = client.post("/api/archive", content=b"", headers=thai).json()
+        assert empty["error"] == "ไม่พบเกม PGN ในข้อมูลที่ส่งมา (0 ไบต์)"
+        for params, english_text, thai_text in [
+            ({"result": "2-0"}, "result '2-0': expected one of", "ผลการแข่งขัน '2-0': ต้องเป็น"),
+            ({"since": "May"}, "since 'May': expected a date", "since 'May': ต้องเป็นวันที่"),
+            ({"color": "white"}, "color 'white' needs a player", "สี 'white' ต้องระบุผู้เล่น"),
+            ({"variant": "go"}, "unknown game 'go'", "ไม่มีเกม 'go'"),
+        ]:
+            assert english_text in client.get("/api/archive", params=params).json()["error"]
+            answer = client.get("/api/archive", params=params, headers=thai)
+            assert answer.status_code == 400 and thai_text in answer.json()["error"]
+        bad_move = client.get("/api/explorer", params={"play": "e3e5"}, headers=thai).json()
+        assert bad_move["error"].startswith("ตาที่ 1 'e3e5': ")
+
+
 # --- the command line ----------------------------------------------------------------------------
 
 
 def test_kradan_archive_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from kradan.cli.main import main
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kradan.cli.main import main as run_main
+
+    def main(words: list[str]) -> int:
+        """The command in a thread of its own: it runs asyncio, and a browser test earlier in
+        the session leaves Playwright's loop running in this one."""
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(run_main, words).result()
 
     played = makruk_games(25, seed=31)
     games_file = tmp_path / "games.pgn"

@@ -5,8 +5,7 @@ back as they went in, moves, events and takebacks are stored in one transaction 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +18,7 @@ from kradan.web import storage, tables
 from kradan.web.storage import Store
 from kradan.web.tables import Ending, EventRow, GameRow, MoveRow
 
-from .web_helpers import DATABASES, new_database
+from .web_helpers import DATABASES, new_database, on_database
 
 T = TypeVar("T")
 
@@ -30,26 +29,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def run(work: Callable[[Store], Awaitable[T]], url: str) -> T:
-    """``work(store)`` on a migrated database at ``url``, in an event loop of its own thread
-    (Playwright's sync API may hold one in this thread)."""
-
-    async def main() -> T:
-        engine = storage.make_engine(url)
-        try:
-            await storage.migrate(engine)
-            store = Store(engine)
-            try:
-                return await work(store)
-            finally:
-                await store.close()
-        finally:
-            await engine.dispose()
-
-    def in_thread(coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run(coroutine)
-
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(in_thread, main()).result()
+    """``work(store)`` on a migrated database at ``url``, in an event loop of its own thread."""
+    return on_database(url, Store, work)
 
 
 def new_row(public_id: str = "AAAAAAAAAAAA", **changes: Any) -> GameRow:

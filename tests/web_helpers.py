@@ -3,11 +3,13 @@ ways to ask it things."""
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
@@ -15,11 +17,14 @@ pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.websockets import WebSocketDisconnect
 
-from kradan.web import create_app
+from kradan.web import create_app, storage
 
 __all__ = ["WebSocketDisconnect"]
+
+T = TypeVar("T")
 
 BASE = "http://127.0.0.1"
 
@@ -39,6 +44,41 @@ def new_database(kind: str, request: pytest.FixtureRequest, folder: Path) -> str
         url: str = request.getfixturevalue("postgresql_cluster").new_database()
         return url
     return database_url(folder)
+
+
+class Closing(Protocol):
+    async def close(self) -> None: ...
+
+
+S = TypeVar("S", bound=Closing)
+
+
+def in_own_thread(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` in an event loop of its own thread (Playwright's sync API, used by the
+    browser tests in this process, may hold a running loop in this one)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+def on_database(
+    url: str, open_store: Callable[[AsyncEngine], S], work: Callable[[S], Awaitable[T]]
+) -> T:
+    """``work(store)`` on a migrated database at ``url``, the store made by ``open_store`` from
+    the database's engine and closed after, in an event loop of its own thread."""
+
+    async def main() -> T:
+        engine = storage.make_engine(url)
+        try:
+            await storage.migrate(engine)
+            store = open_store(engine)
+            try:
+                return await work(store)
+            finally:
+                await store.close()
+        finally:
+            await engine.dispose()
+
+    return in_own_thread(main())
 
 
 @contextmanager

@@ -10,6 +10,7 @@ import ipaddress
 import sys
 from typing import Any
 
+from ..web.rate_limit import DEFAULT_IMPORT_RATE
 from .common import EXIT_BAD_INPUT
 
 #: what the web server needs beyond kradan's own dependencies
@@ -18,6 +19,8 @@ WEB_MODULES = ("fastapi", "uvicorn", "websockets", "sqlalchemy", "aiosqlite", "a
 #: the most engine processes ``--engines`` starts
 MAX_ENGINES = 64
 INSTALL_HINT = "kradan serve needs the web extra: pip install 'kradan[web]'"
+#: ``--import-limit``'s default, in MiB (kradan.web.rate_limit needs no web extra)
+DEFAULT_IMPORT_MIB = DEFAULT_IMPORT_RATE / (1 << 20)
 
 
 def add_parser(commands: Any) -> None:
@@ -42,6 +45,14 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="engine processes that think for games and analysis (default: one per core, "
         "2 to 8); with two or more, one is kept for quick replies",
+    )
+    parser.add_argument(
+        "--import-limit",
+        type=float,
+        metavar="MIB",
+        default=DEFAULT_IMPORT_MIB,
+        help=f"MiB of PGN one address may import into the archive a minute "
+        f"({DEFAULT_IMPORT_MIB:g}; 0: no limit)",
     )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
@@ -100,6 +111,13 @@ def run(args: argparse.Namespace) -> int:
     if engines is not None and not 1 <= engines <= MAX_ENGINES:
         print(f"kradan: error: --engines {engines}: expected 1..{MAX_ENGINES}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    import_limit = getattr(args, "import_limit", DEFAULT_IMPORT_MIB)
+    if not 0 <= import_limit < 1 << 20:
+        print(
+            f"kradan: error: --import-limit {import_limit:g}: expected MiB a minute, 0 for none",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     import uvicorn
 
     from ..web import create_app
@@ -121,7 +139,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
     if args.open:
         open_when_up(url, args.host, args.port)
-    app = create_app(args.db, engine_workers=engines, warm_engine=True, freeze_startup=True)
+    app = create_app(
+        args.db,
+        engine_workers=engines,
+        warm_engine=True,
+        freeze_startup=True,
+        import_rate=round(import_limit * (1 << 20)),
+    )
     uvicorn.run(
         app,
         host=args.host,

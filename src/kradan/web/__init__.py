@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .rate_limit import DEFAULT_IMPORT_RATE
+
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
@@ -25,6 +27,7 @@ def create_app(
     engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
+    import_rate: int | None = DEFAULT_IMPORT_RATE,
 ) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
@@ -34,6 +37,7 @@ def create_app(
         engine_workers=engine_workers,
         warm_engine=warm_engine,
         freeze_startup=freeze_startup,
+        import_rate=import_rate,
     )
 
 

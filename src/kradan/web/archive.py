@@ -40,6 +40,7 @@ from .archive_reader import (
     read_records,
 )
 from .archive_tables import ARCHIVE_GAMES, ARCHIVE_PLAYERS, ARCHIVE_POSITIONS
+from .i18n import SOURCE_LANGUAGE
 from .storage import sqlite_pragmas
 from .tables import utcnow
 
@@ -68,11 +69,15 @@ class ImportReport:
             else:
                 self.more_errors += 1
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, language: str = SOURCE_LANGUAGE) -> dict[str, Any]:
+        """The report as the API sends it, the errors' messages in ``language``."""
         return {
             "imported": self.imported,
             "duplicates": self.duplicates,
-            "errors": [{"line": error.line, "message": error.message} for error in self.errors],
+            "errors": [
+                {"line": error.line, "message": error.content.text(language)}
+                for error in self.errors
+            ],
             "more_errors": self.more_errors,
         }
 

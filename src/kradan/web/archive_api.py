@@ -1,26 +1,31 @@
 """The archive's and the explorer's JSON API (FastAPI routes, documented at ``/docs``):
 
 * ``POST /api/archive``: a PGN body of any size (streamed; up to :data:`ARCHIVE_MAX_BODY`
-  bytes) -> ``{imported, duplicates, errors: [{line, message}], more_errors}``;
+  bytes) -> ``{imported, duplicates, errors: [{line, message}], more_errors}``; each client
+  address may import so many bytes a minute (:mod:`.rate_limit`), beyond which it is answered
+  429 with ``Retry-After``;
 * ``GET /api/archive?variant=&player=&color=&result=&since=&until=&moves=&after=&limit=`` ->
   ``{games: [...], next}`` (``next`` is the ``after`` of the next page);
 * ``GET /api/archive/{id}`` -> ``{id, variant, fen, headers, moves, pgn}``;
 * ``GET /api/archive.pgn?<the same filters>&limit=``: the selection as PGN, streamed;
 * ``GET /api/explorer?variant=&fen=&play=&player=&color=&result=&since=&until=`` ->
-  ``{games, white, draws, black, moves: [{uci, san, games, white, draws, black}], recent}``.
+  ``{games, white, draws, black, moves: [{uci, san, thai_san, games, white, draws, black}],
+  recent}``.
 
 Bad input is a 400 (an unknown game id a 404) with ``{"error": ...}`` quoting it, and stores
-nothing. The archive's own messages (a bad filter, date, cursor, position or move) are in
-English; those the rest of the API shares (a body too large, an unknown game) are translated.
+nothing. Every message (a bad filter, date, cursor, position or move, an import's errors by
+line) is in the reader's language, as the rest of the API's are; the reasons kradan's rules and
+PGN reader give inside them (why a FEN or a move is refused) stay English.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -41,8 +46,9 @@ from .archive_queries import (
     search,
     split_moves,
 )
-from .i18n import N_
+from .i18n import N_, Message, connection_language
 from .model import GameError
+from .rate_limit import ImportLimit, amount_text
 
 #: the largest PGN body ``POST /api/archive`` takes, in bytes
 ARCHIVE_MAX_BODY = 256 << 20
@@ -96,6 +102,7 @@ class ArchivedGame(BaseModel):
 class ExplorerMove(BaseModel):
     uci: str
     san: str
+    thai_san: str | None = Field(None, description="null for a game without Thai SAN")
     games: int
     white: int
     draws: int
@@ -124,25 +131,8 @@ def archive_of(request: Request) -> ArchiveStore:
 
 
 def refused(error: QueryError) -> GameError:
-    """``error`` as the API's 400."""
-    return GameError(400, str(error))
-
-
-def _filters(**words: str | None) -> Filters:
-    try:
-        return parse_filters(**words)
-    except QueryError as error:
-        raise refused(error) from None
-
-
-def _opening(filters: Filters, moves: str | None) -> Opening | None:
-    played = split_moves(moves)
-    if not played:
-        return None
-    try:
-        return Opening.of(filters.variant or "makruk", played)
-    except QueryError as error:
-        raise refused(error) from None
+    """``error`` as the API's 400 (in the reader's language when it is sent)."""
+    return GameError(400, error.content.template, **error.content.params)
 
 
 Variant = Annotated[str | None, Query(max_length=40, description="a game's name, e.g. makruk")]
@@ -156,6 +146,48 @@ Moves = Annotated[
 ]
 
 
+def game_filters(
+    player: Player = None,
+    color: Color = None,
+    result: Result = None,
+    since: Since = None,
+    until: Since = None,
+) -> Filters:
+    """The filters on the games that every route of the archive takes (a dependency: its
+    parameters are the routes' query parameters)."""
+    try:
+        return parse_filters(None, player, color, result, since, until)
+    except QueryError as error:
+        raise refused(error) from None
+
+
+GameFilters = Annotated[Filters, Depends(game_filters)]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The games a search or an export asks for: the filters, and the opening they began with."""
+
+    filters: Filters
+    opening: Opening | None
+
+
+def selection(filters: GameFilters, variant: Variant = None, moves: Moves = None) -> Selection:
+    """The selection of a search or an export: :func:`game_filters`, of one game (``variant``),
+    that began with ``moves`` (a dependency)."""
+    try:
+        if variant is not None:
+            filters = replace(filters, variant=canonical_variant(variant))
+        played = split_moves(moves)
+        opening = Opening.of(filters.variant or "makruk", played) if played else None
+    except QueryError as error:
+        raise refused(error) from None
+    return Selection(filters, opening)
+
+
+Selected = Annotated[Selection, Depends(selection)]
+
+
 # --- routes ---------------------------------------------------------------------------------
 
 
@@ -163,10 +195,30 @@ class _TooLarge(Exception):
     pass
 
 
+def _too_many(request: Request, limit: ImportLimit, seconds: int) -> JSONResponse:
+    """The 429 of an address that has imported its share for now."""
+    message = Message(
+        N_("too much PGN imported from this address: try again in {seconds} s (the limit is "
+           "{limit} a minute)"),
+        seconds=seconds,
+        limit=amount_text(limit.per_minute),
+    )  # fmt: skip
+    return JSONResponse(
+        {"error": message.text(connection_language(request))},
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def _announced(request: Request) -> int:
+    length = request.headers.get("content-length", "")
+    return int(length) if length.isdigit() else 0
+
+
 @router.post(
     "/api/archive",
     response_model=ImportView,
-    responses=_errors(400, 403, 413),
+    responses=_errors(400, 403, 413, 429),
     summary="Import PGN into the archive",
 )
 async def import_pgn(request: Request) -> Any:
@@ -175,16 +227,29 @@ async def import_pgn(request: Request) -> Any:
     game with a problem is left out and reported by its line. A body with no game to store
     is refused (400) and stores nothing; a body over the limit is refused (413) once it has
     passed it (the games before that point may be stored: sending the file again stores each
-    of them once)."""
+    of them once). An address that has imported its share of bytes for now is refused (429,
+    with ``Retry-After`` in seconds) before anything is read."""
     same_origin(request)
+    limit: ImportLimit | None = getattr(request.app.state, "import_limit", None)
+    address = request.client.host if request.client else ""
+    charged = 0
+    if limit is not None:
+        wait = limit.wait(address)
+        if wait is not None:
+            return _too_many(request, limit, wait)
+        charged = _announced(request)
+        limit.take(address, charged)
     size = 0
 
     async def chunks() -> AsyncIterator[bytes]:
-        nonlocal size
+        nonlocal size, charged
         async for chunk in request.stream():
             size += len(chunk)
             if size > ARCHIVE_MAX_BODY:
                 raise _TooLarge
+            if limit is not None and size > charged:
+                limit.take(address, size - charged)
+                charged = size
             yield chunk
 
     try:
@@ -196,13 +261,18 @@ async def import_pgn(request: Request) -> Any:
             size=f">{ARCHIVE_MAX_BODY}",
             limit=ARCHIVE_MAX_BODY,
         ) from None
-    answer = report.as_json()
+    language = connection_language(request)
+    answer = report.as_json(language)
     if not report.imported and not report.duplicates:
         if not report.errors:
-            raise refused(QueryError(f"no PGN game in the body ({size} bytes)"))
+            raise GameError(400, N_("no PGN game in the body ({size} bytes)"), size=size)
         first = report.errors[0]
-        message = f"no game could be imported: line {first.line}: {first.message}"
-        return JSONResponse({"error": message, **answer}, status_code=400)
+        message = Message(
+            N_("no game could be imported: line {line}: {error}"),
+            line=first.line,
+            error=first.content,
+        )
+        return JSONResponse({"error": message.text(language), **answer}, status_code=400)
     return answer
 
 
@@ -214,27 +284,19 @@ async def import_pgn(request: Request) -> Any:
 )
 async def search_archive(
     request: Request,
-    variant: Variant = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
-    moves: Moves = None,
+    chosen: Selected,
     after: Annotated[str | None, Query(max_length=40, description="a page's 'next'")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> dict[str, Any]:
     """Games newest first (by date, then by when they were archived), ``limit`` a page;
     ``player`` plays either side unless ``color`` says which; ``moves`` are the first moves
     the games played."""
-    filters = _filters(variant=variant, player=player, color=color, result=result,
-                       since=since, until=until)  # fmt: skip
-    opening = _opening(filters, moves)
     try:
         cursor = None if after is None else Cursor.parse(after)
     except QueryError as error:
         raise refused(error) from None
-    games, following = await search(archive_of(request).engine, filters, opening, cursor, limit)
+    engine = archive_of(request).engine
+    games, following = await search(engine, chosen.filters, chosen.opening, cursor, limit)
     return {"games": games, "next": following}
 
 
@@ -246,23 +308,14 @@ async def search_archive(
 )
 async def export_pgn(
     request: Request,
-    variant: Variant = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
-    moves: Moves = None,
+    chosen: Selected,
     limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 1000,
 ) -> StreamingResponse:
     """The games the same filters find (newest first, at most ``limit``), streamed."""
-    filters = _filters(variant=variant, player=player, color=color, result=result,
-                       since=since, until=until)  # fmt: skip
-    opening = _opening(filters, moves)
     engine = archive_of(request).engine
 
     async def texts() -> AsyncIterator[str]:
-        async for rows in export(engine, filters, opening, limit):
+        async for rows in export(engine, chosen.filters, chosen.opening, limit):
             yield await asyncio.to_thread(_pgn_texts, rows)
 
     return StreamingResponse(texts(), media_type="application/x-chess-pgn; charset=utf-8")
@@ -296,21 +349,16 @@ async def archived_game(
 )
 async def explorer(
     request: Request,
+    filters: GameFilters,
     variant: Annotated[str, Query(max_length=40, description="a game's name")] = "makruk",
     fen: Annotated[str | None, Query(max_length=200, description="default: the start")] = None,
     play: Moves = None,
-    player: Player = None,
-    color: Color = None,
-    result: Result = None,
-    since: Since = None,
-    until: Since = None,
 ) -> dict[str, Any]:
     """The moves the archive's games played from the position (``fen``, then the UCI moves of
     ``play``), with how many games played each and how they ended, the most played first; and
     the latest games archived that stood there."""
     try:
         name = canonical_variant(variant)
-        filters = parse_filters(None, player, color, result, since, until)
         board = board_after(name, fen, split_moves(play))
     except QueryError as error:
         raise refused(error) from None

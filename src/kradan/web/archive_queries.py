@@ -9,7 +9,8 @@ rows of one key (a range of its primary key); with a filter on the games (player
 joins each row's game by primary key. Its answers are kept in a small LRU cache keyed by the
 position, the filters and the archive's version (:meth:`~.archive.ArchiveStore.version`).
 
-Bad input raises :class:`QueryError` (a ``ValueError``) whose message quotes it.
+Bad input raises :class:`QueryError` (a ``ValueError``) whose message quotes it; the message is
+an :class:`~.i18n.Message`, shown in the reader's language by the API.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..pgn.headers import OPTIONS_TAG, RESULTS, start_board
 from ..pgn.text import game_text
 from .archive_reader import position_key
 from .archive_tables import ARCHIVE_GAMES, ARCHIVE_PLAYERS, ARCHIVE_POSITIONS, RESULT_CODES
+from .i18n import N_, Message
 
 G = ARCHIVE_GAMES
 P = ARCHIVE_POSITIONS
@@ -46,7 +48,14 @@ _CURSOR = re.compile(r"(\d{1,8})\.(\d{1,10})")
 
 
 class QueryError(ValueError):
-    """A search or explorer request that cannot be answered: the message quotes the input."""
+    """A search or explorer request that cannot be answered: the message quotes the input.
+
+    ``content`` is the message to translate (an English template marked with ``N_`` and its
+    values); ``str()`` is its English."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.content = Message(template, **params)
+        super().__init__(str(self.content))
 
 
 @dataclass(frozen=True)
@@ -83,11 +92,15 @@ def parse_filters(
     if variant is not None:
         variant = canonical_variant(variant)
     if color not in (None, "white", "black"):
-        raise QueryError(f"color {color!r}: expected 'white' or 'black'")
+        raise QueryError(N_("color {color}: expected 'white' or 'black'"), color=repr(color))
     if color is not None and not player:
-        raise QueryError(f"color {color!r} needs a player")
+        raise QueryError(N_("color {color} needs a player"), color=repr(color))
     if result is not None and result not in RESULTS:
-        raise QueryError(f"result {result!r}: expected one of {', '.join(RESULTS)}")
+        raise QueryError(
+            N_("result {result}: expected one of {results}"),
+            result=repr(result),
+            results=", ".join(RESULTS),
+        )
     low = None if since is None else _date_bound(since, "since", high=False)
     high = None if until is None else _date_bound(until, "until", high=True)
     return Filters(variant, player or None, color, result, low, high)
@@ -101,16 +114,20 @@ def canonical_variant(name: str) -> str:
     try:
         return find_game(name).name
     except (KradanError, ValueError):
-        raise QueryError(f"unknown game {name!r}") from None
+        raise QueryError(N_("unknown game {game}"), game=repr(name)) from None
 
 
 def _date_bound(text: str, name: str, *, high: bool) -> int:
     match = _DATE.fullmatch(text.strip())
     if match is None:
-        raise QueryError(f"{name} {text!r}: expected a date, YYYY, YYYY-MM or YYYY-MM-DD")
+        raise QueryError(
+            N_("{name} {date}: expected a date, YYYY, YYYY-MM or YYYY-MM-DD"),
+            name=name,
+            date=repr(text),
+        )
     year, month, day = (int(part) if part else 0 for part in match.groups())
     if not 0 <= month <= 12 or not 0 <= day <= 31 or (day and not month):
-        raise QueryError(f"{name} {text!r}: no such date")
+        raise QueryError(N_("{name} {date}: no such date"), name=name, date=repr(text))
     if high:
         month, day = month or 99, day or 99
     return year * 10000 + month * 100 + day
@@ -128,7 +145,9 @@ class Cursor:
         """:raises QueryError: for text that no page gave as its ``next``."""
         match = _CURSOR.fullmatch(text.strip())
         if match is None:
-            raise QueryError(f"after {text[:40]!r}: expected the 'next' of a page")
+            raise QueryError(
+                N_("after {text}: expected the 'next' of a page"), text=repr(text[:40])
+            )
         return cls(int(match.group(1)), int(match.group(2)))
 
     def __str__(self) -> str:
@@ -142,16 +161,21 @@ def board_after(variant: str, fen: str | None, moves: Sequence[str]) -> AnyBoard
     """
     game = find_game(variant)
     if len(moves) > MAX_MOVES:
-        raise QueryError(f"{len(moves)} moves: at most {MAX_MOVES}")
+        raise QueryError(N_("{count} moves: at most {limit}"), count=len(moves), limit=MAX_MOVES)
     try:
         board = game.new_board(fen.strip() if fen else None)
     except (KradanError, ValueError) as error:
-        raise QueryError(f"fen {fen!r}: {error}") from None
+        raise QueryError(N_("FEN {fen}: {error}"), fen=repr(fen), error=str(error)) from None
     for number, text in enumerate(moves, 1):
         try:
             board.push_uci(text)
         except (KradanError, ValueError, IndexError, KeyError) as error:
-            raise QueryError(f"move {number} {text!r}: {error}") from None
+            raise QueryError(
+                N_("move {number} {move}: {error}"),
+                number=number,
+                move=repr(text),
+                error=str(error),
+            ) from None
     return board
 
 
@@ -379,8 +403,9 @@ async def explore(
     engine: AsyncEngine, board: AnyBoard, variant: str, filters: Filters, recent: int = RECENT
 ) -> dict[str, Any]:
     """The moves played from ``board``'s position in the archive's games of ``variant`` that
-    pass ``filters``: ``{games, white, draws, black, moves: [{uci, san, games, white, draws,
-    black}], recent: [games]}``, the moves most played first."""
+    pass ``filters``: ``{games, white, draws, black, moves: [{uci, san, thai_san, games, white,
+    draws, black}], recent: [games]}``, the moves most played first (``thai_san`` is ``None``
+    for a game without Thai SAN)."""
     key = position_key(board, variant)
     conditions = _explorer_conditions(key, filters)
     moves = select(*_scored(P.c.next_move)).where(*conditions).group_by(P.c.next_move)
@@ -398,13 +423,16 @@ async def explore(
             found = await connection.execute(_summaries([G.c.id.in_(ids)]))
             by_id = {int(row[0]): _summary(row) for row in found}
             games = [by_id[id_] for id_ in ids if id_ in by_id]
+    thai = "thai" in find_game(variant).notations
     totals = [0, 0, 0, 0]
     listed = []
     for move, *counts in grouped:
         numbers = [int(count or 0) for count in counts]
         totals = [total + number for total, number in zip(totals, numbers, strict=True)]
         if move is not None:
-            listed.append({"uci": move, "san": _san(board, move), **_counts(numbers)})
+            san = _written(board, move, "san")
+            thai_san = _written(board, move, "thai") if thai else None
+            listed.append({"uci": move, "san": san, "thai_san": thai_san, **_counts(numbers)})
     listed.sort(key=lambda entry: (-entry["games"], entry["uci"]))
     return {**_counts(totals), "moves": listed, "recent": games}
 
@@ -414,10 +442,15 @@ def _counts(numbers: list[int]) -> dict[str, int]:
     return {"games": games, "white": white, "draws": draws, "black": black}
 
 
-def _san(board: AnyBoard, uci: str) -> str:
-    """``uci`` in SAN on ``board`` (the UCI itself should the move not be legal there)."""
+def _written(board: AnyBoard, uci: str, notation: str) -> str:
+    """``uci`` in ``notation`` (SAN, or Thai SAN where the game has it) on ``board`` (the UCI
+    itself should the move not be legal there)."""
     try:
-        return str(board.san(board.parse_uci(uci)))
+        move = board.parse_uci(uci)
+        if notation == "san":
+            return str(board.san(move))
+        san: Any = board.san
+        return str(san(move, notation))
     except (KradanError, ValueError, IndexError, KeyError):
         return uci
 

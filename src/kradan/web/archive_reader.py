@@ -34,6 +34,7 @@ from ..pgn.headers import OPTIONS_TAG, RESULTS
 from ..pgn.reader import read_game
 from ..pgn.visitor import SKIP, BaseVisitor, ReadError
 from .archive_tables import RESULT_CODES
+from .i18n import N_, Message
 
 #: positions past this ply are not indexed (a game of thousands of plies would otherwise add
 #: thousands of rows no opening explorer shows)
@@ -44,8 +45,9 @@ MAX_TAG = 1000
 #: the most tags kept per game
 MAX_TAGS = 60
 _DATE = re.compile(r"\s*(\d{4}|\?{4})[.\-/](\d{2}|\?{2})[.\-/](\d{2}|\?{2})\s*")
-#: the tags that say where a game starts; the store writes them again from the game itself
-POSITION_TAGS = ("Variant", "FEN", "SetUp", OPTIONS_TAG)
+#: the tags that say where a game starts; the store keeps them in columns of their own. The
+#: rule options (``[VariantOptions]``) stay with the other tags: a game is replayed under them
+POSITION_TAGS = ("Variant", "FEN", "SetUp")
 
 
 def salt(variant: str) -> int:
@@ -138,10 +140,15 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class LineError:
-    """A game left out: the line of its problem, and what the problem is."""
+    """A game left out: the line of its problem, and what the problem is (``content``, to be
+    shown in the reader's language; ``message`` is its English)."""
 
     line: int
-    message: str
+    content: Message
+
+    @property
+    def message(self) -> str:
+        return str(self.content)
 
 
 @dataclass
@@ -204,9 +211,9 @@ class _ArchiveVisitor(BaseVisitor["_ArchiveVisitor"]):
                 line = error.game_line  # the tags cannot set a game up: the game's first line
             return LineError(first_line + line - 1, _message(error))
         if self.board is None:
-            return LineError(first_line, "a game without a position to start from")
+            return LineError(first_line, Message(N_("a game without a position to start from")))
         if not self.moves and not self.headers:
-            return LineError(first_line, "text that is no game")
+            return LineError(first_line, Message(N_("text that is no game")))
         self.keys.append(position_key(self.board, self.variant))
         result = self.headers.get("Result", "*")
         if result not in RESULTS or result == "*":
@@ -217,14 +224,15 @@ class _ArchiveVisitor(BaseVisitor["_ArchiveVisitor"]):
         )  # fmt: skip
 
 
-def _message(error: ReadError) -> str:
-    """A reader's problem in words that quote the text (the line is given apart)."""
+def _message(error: ReadError) -> Message:
+    """A reader's problem in words that quote the text (the line is given apart). The PGN
+    reader's own reason is English; the words around it are translated."""
     text = error.message
     if error.text and repr(error.text) not in text and error.text not in text:
         text = f"{text}: {error.text[:80]!r}"
     if error.move_number is not None:
-        text = f"move {error.move_number}: {text}"
-    return text
+        return Message(N_("move {number}: {reason}"), number=error.move_number, reason=text)
+    return Message(text)  # the reader's English, shown as it is
 
 
 def read_records(text: str, first_line: int = 1) -> Batch:

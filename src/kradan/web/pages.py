@@ -8,6 +8,8 @@
 * ``GET /analysis``: the analysis board (``static/js/analysis-page.js``), on the API of
   :mod:`kradan.web.study` and the engine's analysis socket; ``GET /editor``: the board editor
   (``static/js/editor-page.js``);
+* ``GET /archive``: the game archive (``static/js/archive-page.js``): PGN imported, games found
+  and opened in the analysis board, on the API of :mod:`kradan.web.archive_api`;
 * ``GET /assets/pieces.css`` and ``/assets/<image>.svg``: kradan's own drawings for chessgroundx
   (:mod:`kradan.web.assets`); ``GET /assets/position.svg?variant=...&fen=...``: the picture of
   a position, drawn by :func:`kradan.svg.board`;
@@ -310,6 +312,15 @@ async def analysis_page(request: Request) -> HTMLResponse:
     language = request_language(request)
     gettext = i18n.translations(language).gettext
     return render("analysis.html", language, "/analysis", games_json=descriptions_json(gettext))
+
+
+@router.get("/archive", response_class=HTMLResponse)
+async def archive_page(request: Request) -> HTMLResponse:
+    """The game archive: PGN imported, games searched (the browser reads the search from the
+    address and asks the API)."""
+    language = request_language(request)
+    gettext = i18n.translations(language).gettext
+    return render("archive.html", language, "/archive", games_json=descriptions_json(gettext))
 
 
 @router.get("/editor", response_class=HTMLResponse)

@@ -41,6 +41,7 @@ from .i18n import N_
 from .lobby import Lobby
 from .lobby_api import router as lobby_router
 from .model import GameError
+from .rate_limit import DEFAULT_IMPORT_RATE, ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
 from .storage import Store, default_database_url, make_engine, migrate
@@ -274,6 +275,7 @@ def create_app(
     engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
+    import_rate: int | None = DEFAULT_IMPORT_RATE,
 ) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
@@ -289,7 +291,10 @@ def create_app(
     of milliseconds under load. The youngest generation is collected after ``YOUNG_OBJECTS``
     new objects instead of 700: the objects of the moves in flight then die before a collection
     sees them, instead of being promoted to the older generations (measured with 200 games:
-    the collector's time fell from 300 ms to 60 ms, and no full collection ran)."""
+    the collector's time fell from 300 ms to 60 ms, and no full collection ran).
+
+    ``import_rate`` is the bytes of PGN one client address may import into the archive a
+    minute (:class:`~kradan.web.rate_limit.ImportLimit`); ``None`` or 0 sets no limit."""
     url = normalise_url(database_url) if database_url else default_database_url()
 
     @asynccontextmanager
@@ -331,6 +336,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    app.state.import_limit = ImportLimit(import_rate) if import_rate else None
     app.add_exception_handler(GameError, _game_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

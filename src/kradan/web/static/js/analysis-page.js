@@ -4,14 +4,18 @@
  * (tree.js) holds every move tried; the engine (engine-lines.js) analyses the node on view.
  *
  * The address says where to start: /analysis?variant=makruk&fen=...&moves=e3e4+d6d5 (moves
- * separated by spaces), or /analysis?game=<id> for a game of this server, whose computer review
- * (review-panel.js) is shown beside the tree (and started at once with &review=1).
- * window.kradan shows the state to the tests. */
+ * separated by spaces), /analysis?game=<id> for a game of this server, whose computer review
+ * (review-panel.js) is shown beside the tree (and started at once with &review=1), or
+ * /analysis?archive=<id> for a game of the archive (archived-game.js). The opening explorer
+ * (explorer-panel.js) shows what the archive played from the position on view. window.kradan
+ * shows the state to the tests. */
 import { showMessage } from './message.js';
 import { gameDescriptions, gamePath, remember, request } from './api.js';
 import { createBoard, drawPosition, showLabels } from './board.js';
 import { hideChooser } from './chooser.js';
 import { analyse, createEngine, stop } from './engine-lines.js';
+import { readArchived } from './archived-game.js';
+import { createExplorer, explore } from './explorer-panel.js';
 import { onSegment, onSelect } from './input.js';
 import { parseMove } from './legal.js';
 import { LABELS_KEY, NOTATION_KEY, createState } from './state.js';
@@ -80,6 +84,7 @@ async function show(node) {
   if (!state.board) createBoard(ctrl);
   render();
   askEngine();
+  explore(page.explorer, page.variant, node.view.fen);
   window.kradan.updates += 1;
 }
 
@@ -207,6 +212,13 @@ async function load() {
     if (query.get('options')) options = JSON.parse(query.get('options')) || {};
   } catch (error) {
     showMessage(t('The rule options in the address cannot be read.'));
+  }
+  const archived = query.get('archive')
+    && await readArchived(query.get('archive')).catch(error => showMessage(error.message));
+  if (archived) {
+    page.headers = archived.headers || {};
+    await startTree(archived.variant, archived.options, treeFromJson(archived));
+    return;
   }
   const gameId = query.get('game');
   if (gameId) {
@@ -403,6 +415,7 @@ async function downloadPgn() {
 window.kradan = { t, updates: 0, page, countingText };
 translatePage();
 page.engine = createEngine(uci => play(uci));
+page.explorer = createExplorer(uci => play(uci), () => state.notation === 'thai');
 initControls();
 const pasted = sessionStorage.getItem('kradan-analysis-pgn');
 if (pasted) {
