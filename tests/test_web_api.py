@@ -125,6 +125,15 @@ def test_a_check_is_shown(client: TestClient) -> None:
     assert move(client, game_id, white, "a1a8")["check"] == "e8"
 
 
+def test_the_mated_king_stays_marked(client: TestClient) -> None:
+    """Issue 46: after a mate the view still names the checked king's square."""
+    game_id, white, _ = two_humans(client, fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    state = move(client, game_id, white, "h1h8")
+    assert state["status"] == "ended" and state["termination"] == "checkmate"
+    assert state["san"] == ["Rh8#"] and state["check"] == "a8"
+    assert game(client, game_id)["check"] == "a8"
+
+
 # --- actions -----------------------------------------------------------------------------------
 
 

@@ -129,7 +129,8 @@ def game_view(
             )
     can_declare, can_stop = counts.allowed()
     check = None
-    if playing and room.checking is not None and room.checking.is_check():
+    # the king in check, while the game goes on and after it: a mated king stays marked
+    if room.checking is not None and room.checking.is_check():
         king = room.checking.king(board.turn)
         check = None if king is None else square_name(king)
     moving = playing and not room.in_setup
