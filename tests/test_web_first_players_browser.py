@@ -1,0 +1,73 @@
+"""What the first players hit on the game page (issue 46), with real input in Debian's Chromium:
+the mated king marked, the Content Security Policy kept on every game's page, the games list in
+the reader's language. The server, the launch arguments and the helpers are in
+``tests/conftest.py`` and ``tests/browser_support.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser_support import (
+    Page,
+    expect,
+    game,
+    needs_browser,
+    new_game,
+    play,
+    wait_until,
+)
+
+pytestmark = needs_browser
+
+#: every game's page is opened with the CSP's violations counted from the first script on
+VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', event => {
+  window.__cspViolations.push(event.violatedDirective + ' ' + (event.sourceFile || '') + ':' +
+    event.lineNumber);
+});
+"""
+
+GAMES = [
+    ("makruk", 8, 8),
+    ("cambodian", 8, 8),
+    ("karouk", 8, 8),
+    ("sittuyin", 8, 8),
+    ("alquerque", 5, 5),
+]
+
+
+def test_no_game_page_breaks_the_content_security_policy(page: Page, server: str) -> None:
+    """Issue 46: Kar Ouk and Sittuyin logged two violations each (the pockets' style)."""
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    page.on("pageerror", lambda error: console.append(str(error)))
+    page.add_init_script(VIOLATIONS)
+    for variant, _, _ in GAMES:
+        new_game(page, server, variant)
+        page.reload()  # the board page as it opens, not only as the form leads to it
+        wait_until(page, "window.kradan.board && window.kradan.game")
+        page.evaluate("window.kradan.board.redrawAll()")
+        page.wait_for_timeout(200)
+        violations = page.evaluate("window.__cspViolations")
+        assert violations == [], (variant, violations)
+    assert not [text for text in console if "Content Security Policy" in text], console
+
+
+def test_the_mated_king_is_marked(page: Page, server: str) -> None:
+    new_game(page, server, "makruk", fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    play(page, "h1h8")
+    assert game(page)["status"] == "ended" and game(page)["check"] == "a8"
+    expect(page.locator("#board cg-board square.check")).to_have_count(1)
+    checked = page.evaluate("window.kradan.board.state.check")
+    assert checked == ["a8"] or checked == "a8"
+
+
+def test_the_games_list_speaks_thai(page: Page, server: str, browser_context_args: Any) -> None:
+    """Issue 46: the players of the home page's list were 'human – engine level 1' in Thai."""
+    page.context.add_cookies([{"name": "kradan_lang", "value": "th", "url": server}])
+    new_game(page, server, "makruk", "engine", level=1)
+    page.goto(server + "/")
+    first = page.locator("#recent-games li a").first
+    expect(first).to_contain_text("คน – คอมพิวเตอร์ ระดับ 1")
+    assert "human" not in (first.text_content() or "")
