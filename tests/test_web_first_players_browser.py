@@ -71,3 +71,34 @@ def test_the_games_list_speaks_thai(page: Page, server: str, browser_context_arg
     first = page.locator("#recent-games li a").first
     expect(first).to_contain_text("คน – คอมพิวเตอร์ ระดับ 1")
     assert "human" not in (first.text_content() or "")
+
+
+#: the centre of an element's text (not of its box), on the page
+TEXT_CENTRE = """element => {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const box = range.getBoundingClientRect();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}"""
+
+
+def test_alquerques_coordinates_stand_on_the_lines(page: Page, server: str) -> None:
+    """Issue 46: the labels sat in the cells' corners; each now stands on its line, centred
+    on the row or column of points it names."""
+    new_game(page, server, "alquerque")
+    box = page.locator("#board cg-board").bounding_box()
+    assert box is not None
+    cell = box["width"] / 5
+    ranks = page.locator("#board coords.side coord")
+    files = page.locator("#board coords.bottom coord")
+    expect(ranks).to_have_count(5)
+    expect(files).to_have_count(5)
+    for index in range(5):
+        rank, file = ranks.nth(index), files.nth(index)
+        label, letter = rank.text_content() or "", file.text_content() or ""
+        _, y = page.evaluate(TEXT_CENTRE, rank.element_handle())
+        row = 5 - int(label)  # White at the bottom
+        assert abs(y - (box["y"] + (row + 0.5) * cell)) < 3, (label, y)
+        x, _ = page.evaluate(TEXT_CENTRE, file.element_handle())
+        column = ord(letter) - ord("a")
+        assert abs(x - (box["x"] + (column + 0.5) * cell)) < 3, (letter, x)
