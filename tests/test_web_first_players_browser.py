@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.browser_support import (
     Page,
+    click_square,
     expect,
     game,
     needs_browser,
@@ -102,3 +103,42 @@ def test_alquerques_coordinates_stand_on_the_lines(page: Page, server: str) -> N
         x, _ = page.evaluate(TEXT_CENTRE, file.element_handle())
         column = ord(letter) - ord("a")
         assert abs(x - (box["x"] + (column + 0.5) * cell)) < 3, (letter, x)
+
+
+def _square_box(page: Page, key: str) -> dict[str, float]:
+    box = page.locator("#board cg-board").bounding_box()
+    assert box is not None
+    size = box["width"] / 8
+    file, rank = ord(key[0]) - 97, int(key[1:]) - 1
+    if page.evaluate("window.kradan.board.state.orientation") == "black":
+        file, rank = 7 - file, 7 - rank
+    return {"x": box["x"] + file * size, "y": box["y"] + (7 - rank) * size, "size": size}
+
+
+def test_the_promotion_chooser_leaves_the_pawn_in_sight(page: Page, server: str) -> None:
+    """Issue 46: the chooser's box stood over the middle of the board, on the pawn; it stands
+    in the half away from the pawn now, with either side at the bottom."""
+    new_game(page, server, "sittuyin", fen="r3k3/8/8/4P3/8/8/8/R3K3[] w - - 0 1")
+    for flipped in (False, True):
+        if flipped:
+            page.click("#flip")
+        click_square(page, "e5")
+        click_square(page, "e5")  # a second click promotes in place
+        chooser = page.locator("#chooser .choices")
+        expect(chooser).to_be_visible()
+        box = chooser.bounding_box()
+        assert box is not None
+        square = _square_box(page, "e5")
+        apart = (
+            box["y"] >= square["y"] + square["size"] - 1
+            or box["y"] + box["height"] <= square["y"] + 1
+        )
+        assert apart, (flipped, box, square)
+        page.click("#chooser button.cancel")
+        expect(page.locator("#chooser")).to_be_hidden()
+    page.click("#flip")
+    click_square(page, "e5")
+    click_square(page, "e5")
+    page.click("#chooser button.piece-choice")
+    wait_until(page, "window.kradan.game.ply >= 1")
+    assert game(page)["moves"] == ["e5e5f"]
