@@ -142,3 +142,47 @@ def test_the_promotion_chooser_leaves_the_pawn_in_sight(page: Page, server: str)
     page.click("#chooser button.piece-choice")
     wait_until(page, "window.kradan.game.ply >= 1")
     assert game(page)["moves"] == ["e5e5f"]
+
+
+def test_a_lost_connection_is_shown_and_stops_the_clocks(page: Page, server: str) -> None:
+    """Issue 46: with the socket gone the page said nothing and its clocks ran on. Now a banner
+    says so, the clocks stand still, and both come back with the server's state."""
+    sockets: list[Any] = []
+    dropped = [False]
+
+    def route(socket: Any) -> None:
+        if dropped[0]:
+            socket.close()  # the server cannot be reached: the page tries again later
+            return
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket("**/socket", route)
+    page.goto(server + "/")
+    page.select_option("#variant", "makruk")
+    page.check('input[name="opponent"][value="here"]')
+    page.check("#clock-on")
+    page.click("#start")
+    page.wait_for_url("**/games/*")
+    wait_until(page, "window.kradan.board && window.kradan.game && window.kradan.socketOpen")
+    page.evaluate("window.kradan.board.set({animation: {enabled: false}})")
+    play(page, "e3e4")
+    play(page, "d6d5")  # the clocks start with the second move: White's runs
+    wait_until(page, "window.kradan.game.clock.running === 'white'")
+    expect(page.locator("#connection")).to_be_hidden()
+    dropped[0] = True
+    for socket in sockets:
+        socket.close()
+    banner = page.locator("#connection")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text("Connection lost, reconnecting…")
+    assert banner.get_attribute("role") == "alert"
+    clock = page.locator(".clock.running")
+    before = clock.text_content()
+    page.wait_for_timeout(1500)
+    assert clock.text_content() == before  # stands still while the state cannot come
+    dropped[0] = False
+    wait_until(page, "window.kradan.socketOpen", timeout=30_000)
+    expect(banner).to_be_hidden()
+    page.wait_for_timeout(1200)
+    assert clock.text_content() != before  # runs again from the server's time

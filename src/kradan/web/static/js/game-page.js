@@ -6,7 +6,7 @@ import { gameDescriptions, gamePath, request, saveSeat } from './api.js';
 import { initActions } from './actions.js';
 import { createBoard, drawPosition } from './board.js';
 import { hideChooser } from './chooser.js';
-import { setClocks, startClocks } from './clock.js';
+import { renderClocks, setClocks, startClocks } from './clock.js';
 import { initExports } from './exports.js';
 import { onSegment, onSelect, send } from './input.js';
 import { parseMove } from './legal.js';
@@ -68,6 +68,26 @@ function applyGame(next) {
   ctrl.render();
 }
 
+/** The game's socket closed: say so, and stop the clocks until the server's state comes back. */
+function connectionLost() {
+  state.lostAt = performance.now();
+  renderClocks(state);
+  const banner = document.querySelector('#connection');
+  banner.textContent = t('Connection lost, reconnecting…');
+  banner.hidden = false;
+}
+
+/** A state over the socket: the connection is back, if it was lost. */
+function socketGame(next) {
+  if (state.lostAt !== null) {
+    state.lostAt = null;
+    const banner = document.querySelector('#connection');
+    banner.hidden = true;
+    banner.textContent = '';
+  }
+  applyGame(next);
+}
+
 /** The first state, by HTTP: it also says which seat this browser's cookie holds. */
 async function load() {
   try {
@@ -103,7 +123,7 @@ initSound(state);
 initExports(ctrl);
 startClocks(state);
 load();
-connect(gameId, applyGame, showMessage);
+connect(gameId, socketGame, showMessage, connectionLost);
 const warning = sessionStorage.getItem(`kradan-warning-${gameId}`);
 if (warning) {
   sessionStorage.removeItem(`kradan-warning-${gameId}`);
