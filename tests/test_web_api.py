@@ -85,7 +85,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
     assert set(state) == {
         "id", "variant", "title", "options", "start_fen", "fen", "moves", "positions",
         "move_squares", "san", "turn",
-        "status", "result", "termination", "players", "clock", "legal_moves", "check",
+        "status", "result", "termination", "players", "clock", "legal_moves", "check", "joined",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "setup_plies", "seat",
         "thai_san", "setup", "my_setup",
@@ -118,6 +118,28 @@ def test_options_and_positions(client: TestClient) -> None:
     created = create(client, variant="alquerque-bell", opponent="human", color="black")
     assert created["color"] == "black"
     assert game(client, created["id"])["players"] == {"white": "human", "black": "human"}
+
+
+def test_an_invitation_is_taken_up_when_its_seat_comes(client: TestClient) -> None:
+    """Issue 46: the view says which sides are known to have a player, so that the inviter's
+    board shows the invitation link until the friend comes by it (told at once) or moves."""
+    game_id, white, black = two_humans(client)
+    assert game(client, game_id)["joined"] == []
+    with client.websocket_connect(f"/api/games/{game_id}/socket") as socket:
+        assert socket.receive_json()["game"]["joined"] == []
+        joined = client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+        assert joined.status_code == 303
+        assert socket.receive_json()["game"]["joined"] == ["black"]  # told at once
+        client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+        assert move(client, game_id, white, "e3e4")["joined"] == ["white", "black"]
+        assert socket.receive_json()["game"]["ply"] == 1  # the second visit told nobody
+    game_id, white, black = two_humans(client)
+    assert move(client, game_id, white, "e3e4")["joined"] == ["white"]
+    assert move(client, game_id, black, "d6d5")["joined"] == ["white", "black"]
+    engine = create(client, opponent="engine", color="white")
+    assert game(client, engine["id"])["joined"] == ["black"]
+    act(client, engine["id"], engine["token"], "resign")
+    assert game(client, engine["id"])["joined"] == ["white", "black"]
 
 
 def test_a_check_is_shown(client: TestClient) -> None:
@@ -247,6 +269,7 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     assert cookie.startswith(f"kradan_seat_{game_id}={black}") and "HttpOnly" in cookie
     after = game(client, game_id)
     assert (before.pop("seat"), after.pop("seat")) == (None, "black")  # the reader's seat only
+    assert (before.pop("joined"), after.pop("joined")) == ([], ["black"])
     assert without_clock(after) == without_clock(before)
     move(client, game_id, white, "e3e4")
     response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})

@@ -186,3 +186,48 @@ def test_a_lost_connection_is_shown_and_stops_the_clocks(page: Page, server: str
     expect(banner).to_be_hidden()
     page.wait_for_timeout(1200)
     assert clock.text_content() != before  # runs again from the server's time
+
+
+def test_the_invitation_link_stays_on_the_board_page(
+    page: Page, server: str, browser: Any, browser_context_args: dict[str, Any]
+) -> None:
+    """Issue 46: the link was shown once, on the new-game page. The inviter's board page keeps
+    it (with Copy) until the friend has come by it; nobody else sees it."""
+    page.goto(server + "/")
+    page.select_option("#variant", "makruk")
+    page.check('input[name="opponent"][value="invite"]')
+    page.click("#start")
+    expect(page.locator("#invitation")).to_be_visible()
+    link = page.input_value("#invite-link")
+    page.click("#go-to-game")  # without copying the link
+    wait_until(page, "window.kradan.board && window.kradan.game")
+    page.reload()
+    wait_until(page, "window.kradan.board && window.kradan.game && window.kradan.socketOpen")
+    expect(page.locator("#invitation")).to_be_visible()
+    assert page.input_value("#invite-link") == link
+    page.click("#copy-invite")
+    assert (
+        page.evaluate("document.getSelection().toString() || document.activeElement.value") == link
+    )
+    game_url = page.url
+    spectator = browser.new_context(**browser_context_args).new_page()
+    friend = browser.new_context(**browser_context_args).new_page()
+    try:
+        spectator.goto(game_url)
+        wait_until(spectator, "window.kradan.board && window.kradan.game")
+        expect(spectator.locator("#invitation")).to_be_hidden()
+        friend.goto(link)
+        friend.wait_for_url("**/games/*")
+        wait_until(friend, "window.kradan.board && window.kradan.game")
+        expect(friend.locator("#invitation")).to_be_hidden()
+        expect(page.locator("#invitation")).to_be_hidden()  # told over the socket
+        page.reload()
+        wait_until(page, "window.kradan.board && window.kradan.game")
+        expect(page.locator("#invitation")).to_be_hidden()
+        play(page, "e3e4")
+        wait_until(friend, "window.kradan.game.ply >= 1")
+        play(friend, "d6d5")
+        wait_until(page, "window.kradan.game.ply >= 2")
+    finally:
+        spectator.context.close()
+        friend.context.close()

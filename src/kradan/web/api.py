@@ -354,7 +354,7 @@ async def join(
     """Sets the seat cookie of the invitation's token and goes on to the game's page. It
     never makes a move."""
     room = await room_of(request, game_id)
-    room.seat_of(seat)
+    await room.take_seat(seat)  # the inviter's page learns that the invitation was taken up
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, game_id, seat)
     response.headers["cache-control"] = "no-store"

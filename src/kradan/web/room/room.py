@@ -88,6 +88,16 @@ class Room(RoomBase):
 
     # --- changes ------------------------------------------------------------------------------
 
+    async def take_seat(self, token: str | None) -> bool:
+        """The side whose seat ``token`` proves (:meth:`seat_of`), for the invitation link: the
+        first time a seat is taken so, the subscribers are told (the invitation was taken up).
+        """
+        color = self.seat_of(token)
+        if color not in self.seen:
+            self.seen.add(color)
+            await self.host.broadcast(self, game_message(self.view()))
+        return color
+
     async def play(self, color: bool, text: str) -> GameView:
         """``color`` plays the move written ``text`` (UCI); returns the game after the commit.
 

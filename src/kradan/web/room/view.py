@@ -70,6 +70,12 @@ class GameView(BaseModel):
     clock: ClockView | None
     legal_moves: list[str]
     check: str | None
+    joined: list[Side] = Field(
+        default_factory=list,
+        description="the sides known to have a player: the engine's, a side that has moved, a "
+        "seat taken by its invitation link since the server loaded the game; both once the game "
+        "is over. An invitation stays open while its side is missing",
+    )
     seat: Side | None = Field(
         default=None, description="the side whose seat the request holds (GET only)"
     )
@@ -155,6 +161,7 @@ def game_view(
         clock=None if room.clock is None else clock_view(room.clock),
         legal_moves=sorted(m.uci() for m in board.legal_moves) if moving else [],
         check=check,
+        joined=[COLORS[color] for color in room.joined()],
         seat=None if seat is None else COLORS[seat],
         counting=counting,
         can_declare_count=can_declare,

@@ -8,6 +8,7 @@ import { createBoard, drawPosition } from './board.js';
 import { hideChooser } from './chooser.js';
 import { renderClocks, setClocks, startClocks } from './clock.js';
 import { initExports } from './exports.js';
+import { initInvite, renderInvite } from './invite.js';
 import { onSegment, onSelect, send } from './input.js';
 import { parseMove } from './legal.js';
 import { initMoveList, renderMoves } from './movelist.js';
@@ -39,6 +40,7 @@ const ctrl = {
     ctrl.renderBoard();
     renderMoves(ctrl);
     renderSide(state);
+    renderInvite(state);
   },
   applyGame,
 };
@@ -121,6 +123,7 @@ initMoveList(ctrl);
 initSide(ctrl);
 initSound(state);
 initExports(ctrl);
+initInvite();
 startClocks(state);
 load();
 connect(gameId, socketGame, showMessage, connectionLost);
