@@ -142,6 +142,30 @@ def test_an_invitation_is_taken_up_when_its_seat_comes(client: TestClient) -> No
     assert game(client, engine["id"])["joined"] == ["white", "black"]
 
 
+def test_a_typed_move_is_read_in_uci_san_or_thai_san(client: TestClient) -> None:
+    """Issue 46: the board's move box asks the server which move the text writes."""
+    game_id, _, _ = two_humans(client)
+    url = f"/api/games/{game_id}/read-move"
+    for text in ("e3e4", "e4", "จ๔"):
+        answer = client.get(url, params={"move": text})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"uci": "e3e4", "san": "e4"}
+    assert game(client, game_id)["ply"] == 0  # nothing was played
+    for text in ("e5", "e3e5", "Zz"):
+        answer = client.get(url, params={"move": text})
+        assert answer.status_code == 422 and repr(text) in answer.json()["error"], answer.text
+    assert client.get(url).status_code == 400
+    game_id, white, _ = two_humans(
+        client, variant="sittuyin", fen="r3k3/8/8/4P3/8/8/8/R3K3[] w - - 0 1"
+    )
+    assert (
+        client.get(f"/api/games/{game_id}/read-move", params={"move": "e5e5f"}).json()["uci"]
+        == "e5e5f"
+    )
+    act(client, game_id, white, "resign")
+    assert client.get(f"/api/games/{game_id}/read-move", params={"move": "Ra2"}).status_code == 409
+
+
 def test_a_check_is_shown(client: TestClient) -> None:
     game_id, white, _ = two_humans(client, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     assert move(client, game_id, white, "a1a8")["check"] == "e8"

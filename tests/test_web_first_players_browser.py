@@ -5,6 +5,7 @@ the reader's language. The server, the launch arguments and the helpers are in
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.browser_support import (
@@ -231,3 +232,117 @@ def test_the_invitation_link_stays_on_the_board_page(
     finally:
         spectator.context.close()
         friend.context.close()
+
+
+def _open_game(page: Page, server: str, **body: Any) -> str:
+    """A game made through the API (no click), its seats kept as the new-game form keeps them;
+    its board page open. Returns its id."""
+    page.goto(server + "/")
+    made = page.request.post(server + "/api/games", data=body).json()
+    page.evaluate(
+        """made => {
+          const seats = {[made.color]: made.token};
+          if (made.invite) seats[made.color === 'white' ? 'black' : 'white'] = made.invite;
+          localStorage.setItem('kradan.seats', JSON.stringify({[made.id]: seats}));
+        }""",
+        made,
+    )
+    page.goto(f"{server}/games/{made['id']}")
+    wait_until(page, "window.kradan.board && window.kradan.game && window.kradan.socketOpen")
+    page.evaluate("window.kradan.board.set({animation: {enabled: false}})")
+    return str(made["id"])
+
+
+def _tab_to(page: Page, element_id: str) -> None:
+    for _ in range(60):
+        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
+def _type_move(page: Page, text: str) -> None:
+    before = game(page)["ply"]
+    _tab_to(page, "move-input")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    wait_until(page, f"window.kradan.game.ply > {before}")
+
+
+def test_a_game_played_with_the_keyboard_alone(page: Page, server: str) -> None:
+    """Issue 46: nothing inside the board took the focus and there was no move box. Now the
+    board takes the arrow keys and Enter, and the move box SAN, Thai SAN and UCI."""
+    _open_game(page, server, variant="makruk", opponent="human")
+    board = page.locator("#board-frame")
+    assert board.get_attribute("aria-label") == "Board"
+    _tab_to(page, "board-frame")
+    expect(page.locator("#key-focus")).to_be_visible()
+    # from d2: up to d3, right to e3; pick the pawn up, up to e4, put it down
+    for key in ("ArrowUp", "ArrowRight"):
+        page.keyboard.press(key)
+    expect(page.locator("#key-square")).to_have_text("e3: White pawn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#key-square")).to_have_text("e3: White pawn, picked up")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    wait_until(page, "window.kradan.game.ply === 1")
+    assert game(page)["moves"] == ["e3e4"]
+    _type_move(page, "d5")  # SAN
+    _type_move(page, "จxง๕")  # Thai SAN
+    _type_move(page, "c6d5")  # UCI
+    assert game(page)["moves"] == ["e3e4", "d6d5", "e4d5", "c6d5"]
+    # a move that is not one: a clear message, and nothing sent
+    _tab_to(page, "move-input")
+    page.keyboard.type("Zz9")
+    page.keyboard.press("Enter")
+    expect(page.locator("#message")).to_have_text("Not a legal move: Zz9")
+    expect(page.locator("#move-input")).to_have_attribute("aria-invalid", "true")
+    assert game(page)["ply"] == 4
+    for name in ("#nav-first", "#nav-prev", "#nav-next", "#nav-last"):
+        assert page.locator(name).get_attribute("aria-label")
+    assert page.locator("#moves").get_attribute("aria-label") == "Moves"
+
+
+def test_a_promotion_chosen_with_the_keyboard(page: Page, server: str) -> None:
+    _open_game(
+        page,
+        server,
+        variant="sittuyin",
+        opponent="human",
+        fen="r3k3/8/8/4P3/8/8/8/R3K3[] w - - 0 1",
+    )
+    _tab_to(page, "board-frame")
+    # from d2 to e5: three up, one right; Enter twice promotes in place
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp", "ArrowRight", "Enter", "Enter"):
+        page.keyboard.press(key)
+    expect(page.locator("#chooser")).to_be_visible()
+    assert page.evaluate("document.activeElement.closest('#chooser') !== null")
+    page.keyboard.press("Enter")  # the focused choice: promote
+    wait_until(page, "window.kradan.game.ply === 1")
+    assert game(page)["moves"] == ["e5e5f"]
+    assert page.evaluate("document.activeElement.id") == "board-frame"
+
+
+def test_the_opponents_move_is_announced(
+    page: Page, server: str, browser: Any, browser_context_args: dict[str, Any]
+) -> None:
+    game_id = _open_game(page, server, variant="makruk", opponent="engine", level=1)
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    _type_move(page, "e4")
+    wait_until(page, "window.kradan.game.ply >= 2", timeout=120_000)
+    reply = game(page)["san"][1]
+    expect(announce).to_have_text(f"Black played {reply}")
+    # a spectator in Thai hears both sides, in Thai
+    context = browser.new_context(**browser_context_args)
+    context.add_cookies([{"name": "kradan_lang", "value": "th", "url": server}])
+    spectator = context.new_page()
+    try:
+        spectator.goto(f"{server}/games/{game_id}")
+        wait_until(spectator, "window.kradan.game && window.kradan.socketOpen")
+        _type_move(page, "d4")
+        wait_until(spectator, "window.kradan.game.ply >= 3")
+        # White's d4, or the engine's reply if it came as fast
+        expect(spectator.locator("#announce")).to_have_text(re.compile(r"^ฝ่าย(ขาว|ดำ)เดิน \S+$"))
+    finally:
+        context.close()

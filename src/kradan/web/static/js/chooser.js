@@ -7,6 +7,8 @@ const $ = selector => document.querySelector(selector);
 
 export function hideChooser() {
   const chooser = $('#chooser');
+  // a choice made by keyboard leaves the focus on the board, not on a button taken away
+  if (chooser.contains(document.activeElement)) $('#board-frame').focus();
   chooser.hidden = true;
   chooser.textContent = '';
   chooser.classList.remove('at-top', 'at-bottom');
@@ -59,6 +61,11 @@ export function showChooser(title, choices, onCancel, away) {
   cancel.textContent = t('Cancel');
   cancel.addEventListener('click', onCancel);
   box.append(cancel);
+  box.addEventListener('keydown', event => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onCancel();
+  });
   chooser.append(box);
   chooser.hidden = false;
 }

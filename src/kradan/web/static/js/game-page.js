@@ -9,6 +9,7 @@ import { hideChooser } from './chooser.js';
 import { renderClocks, setClocks, startClocks } from './clock.js';
 import { initExports } from './exports.js';
 import { initInvite, renderInvite } from './invite.js';
+import { announceMoves, drawFocus, initKeyboard } from './keyboard.js';
 import { onSegment, onSelect, send } from './input.js';
 import { parseMove } from './legal.js';
 import { initMoveList, renderMoves } from './movelist.js';
@@ -41,6 +42,7 @@ const ctrl = {
     renderMoves(ctrl);
     renderSide(state);
     renderInvite(state);
+    drawFocus(state);
   },
   applyGame,
 };
@@ -54,6 +56,7 @@ function applyGame(next) {
     (next.moves || []).length !== (previous.moves || []).length;
   noteHandedIn(state, next);
   knockForNewMoves(state, previous, next);
+  if (state.info) announceMoves(state, previous, next);
   state.game = next;
   window.kradan.game = next;
   window.kradan.updates += 1;
@@ -124,6 +127,7 @@ initSide(ctrl);
 initSound(state);
 initExports(ctrl);
 initInvite();
+initKeyboard(ctrl);
 startClocks(state);
 load();
 connect(gameId, socketGame, showMessage, connectionLost);
