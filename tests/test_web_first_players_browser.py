@@ -60,6 +60,7 @@ def test_the_mated_king_is_marked(page: Page, server: str) -> None:
     new_game(page, server, "makruk", fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
     play(page, "h1h8")
     assert game(page)["status"] == "ended" and game(page)["check"] == "a8"
+    expect(page.locator("#move-form")).to_be_hidden()  # no move box after the end
     expect(page.locator("#board cg-board square.check")).to_have_count(1)
     checked = page.evaluate("window.kradan.board.state.check")
     assert checked == ["a8"] or checked == "a8"
@@ -340,6 +341,7 @@ def test_the_opponents_move_is_announced(
     try:
         spectator.goto(f"{server}/games/{game_id}")
         wait_until(spectator, "window.kradan.game && window.kradan.socketOpen")
+        expect(spectator.locator("#move-form")).to_be_hidden()  # a spectator only watches
         _type_move(page, "d4")
         wait_until(spectator, "window.kradan.game.ply >= 3")
         # White's d4, or the engine's reply if it came as fast

@@ -9,7 +9,7 @@ import { hideChooser } from './chooser.js';
 import { renderClocks, setClocks, startClocks } from './clock.js';
 import { initExports } from './exports.js';
 import { initInvite, renderInvite } from './invite.js';
-import { announceMoves, drawFocus, initKeyboard } from './keyboard.js';
+import { announceMoves, drawFocus, initKeyboard, renderMoveBox } from './keyboard.js';
 import { onSegment, onSelect, send } from './input.js';
 import { parseMove } from './legal.js';
 import { initMoveList, renderMoves } from './movelist.js';
@@ -42,6 +42,7 @@ const ctrl = {
     renderMoves(ctrl);
     renderSide(state);
     renderInvite(state);
+    renderMoveBox(state);
     drawFocus(state);
   },
   applyGame,

@@ -24,6 +24,13 @@ function focusOf(state) {
   return state.keyFocus;
 }
 
+/** The move box and its hint, for a seat while the game goes on. */
+export function renderMoveBox(state) {
+  const shown = Boolean(state.game) && playing(state) && myColors(state).length > 0;
+  $('#move-form').hidden = !shown;
+  $('#board-keys').hidden = !shown;
+}
+
 /** Draw the focus square over the board (only seen while the board has the focus). */
 export function drawFocus(state) {
   const marker = $('#key-focus');
