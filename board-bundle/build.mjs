@@ -1,6 +1,7 @@
 // Builds kradan's board bundle: chessgroundx, pinned in package.json, bundled once with esbuild
 // into one minified IIFE (global `KradanBoard`) with a source map that carries the sources, plus
-// chessgroundx's base CSS. The outputs are committed under src/kradan/web/static/, so nobody
+// chessgroundx's base CSS. patches.mjs changes a few lines of chessgroundx as they are loaded
+// (to keep the board inside the page's Content-Security-Policy). The outputs are committed under src/kradan/web/static/, so nobody
 // needs Node to install or run kradan; CI rebuilds them and fails on any difference.
 //
 //   cd board-bundle && npm ci && node build.mjs
@@ -8,6 +9,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { PATCHES, patched } from './patches.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const staticDir = join(here, '..', 'src', 'kradan', 'web', 'static');
@@ -18,6 +20,20 @@ if (cgVersion !== '10.7.4') throw new Error(`expected chessgroundx 10.7.4, found
 const banner =
   `/*! kradan board bundle: chessgroundx ${cgVersion} (https://github.com/gbtami/chessgroundx), ` +
   'GPL-3.0; bundled by kradan (GPL-3.0-or-later). Sources: board.min.js.map and board-bundle/ in kradan. */';
+
+// chessgroundx's files that patches.mjs changes, loaded patched (their source maps still lead to
+// chessgroundx's TypeScript; the patched lines are in board.min.js itself)
+const patchPlugin = {
+  name: 'kradan-patches',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]chessgroundx[\\/][a-z]+\.js$/ }, args => {
+      const name = args.path.split(/[\\/]/).pop();
+      if (!PATCHES[name]) return undefined;
+      const contents = patched(name, readFileSync(args.path, 'utf8'));
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
 
 await build({
   entryPoints: [join(here, 'src', 'index.js')],
@@ -32,6 +48,7 @@ await build({
   banner: { js: banner },
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [patchPlugin],
 });
 
 copyFileSync(join(cgDir, 'assets', 'chessground.base.css'), join(staticDir, 'chessground.base.css'));

@@ -308,7 +308,7 @@ def web_requests() -> st.SearchStrategy[bytes]:
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
                             "socket", "analysis", "analysis-socket", "review", "review-get",
                             "page", "raw", "archive", "search", "export", "archived", "explore",
-                            "x"])  # fmt: skip
+                            "read-move", "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),

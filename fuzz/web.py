@@ -55,7 +55,7 @@ REVIEWED_GAME = {"variant": "makruk", "opponent": "human", "fen": "1r6/8/8/8/8/7
 REVIEWED_MOVES = ("a1a2", "b8b1")
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
-         "archived", "explore")  # fmt: skip
+         "archived", "explore", "read-move")  # fmt: skip
 #: the archive's GET routes whose query string is an input's body
 ARCHIVE_QUERIES = {"search": "/api/archive", "export": "/api/archive.pgn",
                    "explore": "/api/explorer"}  # fmt: skip
@@ -156,6 +156,8 @@ class WebApp:
             response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/pgn")
         elif kind == "list":
             response = client.get("/api/games", params={"limit": text[:40]})
+        elif kind == "read-move":
+            response = client.get(f"/api/games/{game_id}/read-move", params={"move": text[:100]})
         elif kind == "join":
             response = client.get(f"/join/{game_id}", params={"seat": text[:200]},
                                   follow_redirects=False)  # fmt: skip
@@ -270,7 +272,8 @@ def seeds() -> list[bytes]:
         ("move 3", '{"move": "c2c3"}'), ("action 1", '{"action": "declare_count"}'),
         ("action 0", '{"action": "offer_draw"}'), ("setup 2", '{"arrangement": "standard"}'),
         ("setup 7", '{"arrangement": {"e2": "K", "d2": "F"}}'), ("get 0", "Xk2_9aQw-Lm3"),
-        ("pgn 0", ""), ("list", "50"), ("join 0", "token"), ("page", "games/Xk2_9aQw-Lm3"),
+        ("pgn 0", ""), ("list", "50"), ("join 0", "token"), ("read-move 0", "e4"),
+        ("read-move 3", "จ๔"), ("read-move 1", "R@a1"), ("page", "games/Xk2_9aQw-Lm3"),
         ("page", f"assets/position.svg?fen={quote(fen)}"), ("page", "static/js/game-page.js"),
         ("socket 0", '{"type": "move", "move": "e3e4"}'), ("socket 1", '{"type": "auth"}'),
         ("socket 2", '{"type": "setup", "arrangement": "fortress"}'),

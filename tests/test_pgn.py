@@ -147,6 +147,22 @@ def test_sittuyin_setup_drops_round_trip() -> None:
     assert _positions(game.end().board()) == _positions(board)
 
 
+def test_a_screened_setup_travels_in_a_header() -> None:
+    """Issue 46: a screened Sittuyin setup is written as ``sittuyin_setup=screened``; its camps,
+    handed in whole, are the drops the alternate setup plays one by one, and read back so."""
+    board = Board(variant="sittuyin", sittuyin_setup="screened")
+    board.submit_setup(True, "standard")
+    board.submit_setup(False, "standard")
+    board.push_san("a4")
+    game = pgn.Game.from_board(board)
+    assert game.headers["VariantOptions"] == "sittuyin_setup=screened"
+    text = str(game)
+    assert '[VariantOptions "sittuyin_setup=screened"]' in text and "K@" in text
+    again = _read(text)
+    assert again.headers["VariantOptions"] == "sittuyin_setup=screened"
+    assert _positions(again.end().board()) == _positions(board)
+
+
 def test_options_travel_in_a_header() -> None:
     board = Board(
         variant="makruk", sut_met=True, takhen_rua=("a1", "h1"), stalemate="stalemater_loses"

@@ -85,7 +85,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
     assert set(state) == {
         "id", "variant", "title", "options", "start_fen", "fen", "moves", "positions",
         "move_squares", "san", "turn",
-        "status", "result", "termination", "players", "clock", "legal_moves", "check",
+        "status", "result", "termination", "players", "clock", "legal_moves", "check", "joined",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "setup_plies", "seat",
         "thai_san", "setup", "my_setup", "rated", "accounts", "rating_changes", "rematch",
@@ -120,9 +120,64 @@ def test_options_and_positions(client: TestClient) -> None:
     assert game(client, created["id"])["players"] == {"white": "human", "black": "human"}
 
 
+def test_an_invitation_is_taken_up_when_its_seat_comes(client: TestClient) -> None:
+    """Issue 46: the view says which sides are known to have a player, so that the inviter's
+    board shows the invitation link until the friend comes by it (told at once) or moves."""
+    game_id, white, black = two_humans(client)
+    assert game(client, game_id)["joined"] == []
+    with client.websocket_connect(f"/api/games/{game_id}/socket") as socket:
+        assert socket.receive_json()["game"]["joined"] == []
+        joined = client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+        assert joined.status_code == 303
+        assert socket.receive_json()["game"]["joined"] == ["black"]  # told at once
+        client.get(f"/join/{game_id}", params={"seat": black}, follow_redirects=False)
+        assert move(client, game_id, white, "e3e4")["joined"] == ["white", "black"]
+        assert socket.receive_json()["game"]["ply"] == 1  # the second visit told nobody
+    game_id, white, black = two_humans(client)
+    assert move(client, game_id, white, "e3e4")["joined"] == ["white"]
+    assert move(client, game_id, black, "d6d5")["joined"] == ["white", "black"]
+    engine = create(client, opponent="engine", color="white")
+    assert game(client, engine["id"])["joined"] == ["black"]
+    act(client, engine["id"], engine["token"], "resign")
+    assert game(client, engine["id"])["joined"] == ["white", "black"]
+
+
+def test_a_typed_move_is_read_in_uci_san_or_thai_san(client: TestClient) -> None:
+    """Issue 46: the board's move box asks the server which move the text writes."""
+    game_id, _, _ = two_humans(client)
+    url = f"/api/games/{game_id}/read-move"
+    for text in ("e3e4", "e4", "จ๔"):
+        answer = client.get(url, params={"move": text})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"uci": "e3e4", "san": "e4"}
+    assert game(client, game_id)["ply"] == 0  # nothing was played
+    for text in ("e5", "e3e5", "Zz"):
+        answer = client.get(url, params={"move": text})
+        assert answer.status_code == 422 and repr(text) in answer.json()["error"], answer.text
+    assert client.get(url).status_code == 400
+    game_id, white, _ = two_humans(
+        client, variant="sittuyin", fen="r3k3/8/8/4P3/8/8/8/R3K3[] w - - 0 1"
+    )
+    assert (
+        client.get(f"/api/games/{game_id}/read-move", params={"move": "e5e5f"}).json()["uci"]
+        == "e5e5f"
+    )
+    act(client, game_id, white, "resign")
+    assert client.get(f"/api/games/{game_id}/read-move", params={"move": "Ra2"}).status_code == 409
+
+
 def test_a_check_is_shown(client: TestClient) -> None:
     game_id, white, _ = two_humans(client, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     assert move(client, game_id, white, "a1a8")["check"] == "e8"
+
+
+def test_the_mated_king_stays_marked(client: TestClient) -> None:
+    """Issue 46: after a mate the view still names the checked king's square."""
+    game_id, white, _ = two_humans(client, fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    state = move(client, game_id, white, "h1h8")
+    assert state["status"] == "ended" and state["termination"] == "checkmate"
+    assert state["san"] == ["Rh8#"] and state["check"] == "a8"
+    assert game(client, game_id)["check"] == "a8"
 
 
 # --- actions -----------------------------------------------------------------------------------
@@ -238,6 +293,7 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     assert cookie.startswith(f"kradan_seat_{game_id}={black}") and "HttpOnly" in cookie
     after = game(client, game_id)
     assert (before.pop("seat"), after.pop("seat")) == (None, "black")  # the reader's seat only
+    assert (before.pop("joined"), after.pop("joined")) == ([], ["black"])
     assert without_clock(after) == without_clock(before)
     move(client, game_id, white, "e3e4")
     response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})

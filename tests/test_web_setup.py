@@ -83,6 +83,7 @@ def test_both_camps_handed_in_become_the_first_moves(client: TestClient) -> None
     assert state["moves"][-1] == "a3a4" and state["san"][-1] == "a4"
     pgn = client.get(f"/api/games/{game_id}/pgn").text
     assert "1. K@e2 K@d7" in pgn and "9. a4" in pgn
+    assert '[VariantOptions "sittuyin_setup=screened"]' in pgn  # issue 46
 
 
 def test_one_camp_stays_hidden_until_both_are_in(client: TestClient) -> None:

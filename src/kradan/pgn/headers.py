@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 
 from ..errors import KradanError, PgnError, VariantError
-from ..games import AnyBoard, find_game, game_of
+from ..games import AnyBoard, find_game, game_of, replay_options
 from ..rulesets import Option, option_text
 
 #: the Seven Tag Roster, always written first and in this order
@@ -102,6 +102,10 @@ def start_board(headers: Mapping[str, str], default_variant: str = DEFAULT_VARIA
     """The position a game with these headers starts from: ``[Variant]`` (any name or alias of a
     registered game, pychess.org's capitalised names too), ``[VariantOptions]``, and ``[FEN]``.
 
+    A screened setup (``sittuyin_setup=screened``) hands in each camp whole; the movetext
+    records the camps as the drops the alternate setup makes one by one, so the moves are read
+    under the rules that play them so (:func:`kradan.games.replay_options`).
+
     :raises PgnError: for an unknown variant, a bad option or a bad FEN, quoting the header.
     """
     name = headers.get("Variant", "").strip() or default_variant
@@ -115,7 +119,11 @@ def start_board(headers: Mapping[str, str], default_variant: str = DEFAULT_VARIA
     try:
         options = parse_options(headers.get(OPTIONS_TAG, ""), game.options)
         fen = headers.get("FEN")
-        return game.new_board(fen.strip() if fen else None, **options)
+        board = game.new_board(fen.strip() if fen else None, **options)
+        replay = replay_options(board, options)
+        if replay != options:
+            board = game.new_board(fen.strip() if fen else None, **replay)
+        return board
     except KradanError as error:
         raise PgnError(f"cannot set up the game from its headers: {error}") from error
 

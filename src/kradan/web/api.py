@@ -110,6 +110,11 @@ class ErrorView(BaseModel):
     error: str
 
 
+class ReadMove(BaseModel):
+    uci: str = Field(description="the move in UCI, as POST /api/games/{id}/moves takes it")
+    san: str = Field(description="the move in SAN")
+
+
 class CreatedView(BaseModel):
     id: str
     token: str = Field(description="your seat's token")
@@ -331,6 +336,25 @@ async def play_move(game_id: GameId, body: MoveBody, request: Request) -> Respon
     return view_response(await room.play(color, body.move))
 
 
+@router.get(
+    "/api/games/{game_id}/read-move",
+    response_model=ReadMove,
+    responses=_errors(400, 404, 409, 422),
+    summary="Read a typed move",
+)
+async def read_move(
+    game_id: GameId,
+    request: Request,
+    move: Annotated[str, Query(min_length=1, max_length=64)],
+) -> dict[str, str]:
+    """The legal move that ``move`` writes in the game's position now, in UCI (``e3e4``,
+    ``R@a1``), SAN (``e4``, ``Rb1+``) or Thai SAN (``จ๔``): its UCI and SAN. Nothing is played
+    (the board's move box plays the UCI it answers)."""
+    room = await room_of(request, game_id)
+    uci, san = room.read_move(move)
+    return {"uci": uci, "san": san}
+
+
 @router.post(
     "/api/games/{game_id}/actions",
     response_model=GameView,
@@ -373,7 +397,7 @@ async def join(
     """Sets the seat cookie of the invitation's token and goes on to the game's page. It
     never makes a move."""
     room = await room_of(request, game_id)
-    room.seat_of(seat)
+    await room.take_seat(seat)  # the inviter's page learns that the invitation was taken up
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, game_id, seat)
     response.headers["cache-control"] = "no-store"

@@ -103,6 +103,8 @@ class RoomBase:
         #: whether a screened setup is still going on, and how many plies of drops it became
         self.in_setup = screened_start(board)
         self.setup_plies = 0
+        #: the seats taken by their invitation link since the room was loaded
+        self.seen: set[bool] = set()
         self.lock = asyncio.Lock()
         self.send_lock = asyncio.Lock()
         self.subscribers: set[Any] = set()
@@ -142,6 +144,15 @@ class RoomBase:
         raise GameError(
             403, N_("the token is not a seat of game {game}"), game=repr(self.public_id)
         )
+
+    def joined(self) -> list[bool]:
+        """The sides known to have a player: the engine's, a side that has moved, a seat taken
+        by its invitation link since the room was loaded; both once the game is over."""
+        plies = len(self.ucis)
+        moved = {True, False} if plies >= 2 or not self.playing else set()
+        if plies == 1:
+            moved.add(not self.board.turn)
+        return [c for c in (True, False) if self.is_engine(c) or c in self.seen or c in moved]
 
     # --- the steps every change shares ----------------------------------------------------------
 

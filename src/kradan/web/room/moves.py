@@ -22,6 +22,27 @@ class Mover:
         self.room = room
         self.clock = clock
 
+    def read(self, text: str) -> tuple[str, str]:
+        """The legal move ``text`` writes now, in UCI or SAN (Thai SAN too, where the game has
+        it): its UCI and SAN.
+
+        :raises GameError: 422 for text that is no legal move here.
+        """
+        board = self.room.board
+        try:
+            move = board.parse_uci(text)
+        except (KradanError, ValueError, IndexError, KeyError):
+            try:
+                move = board.parse_san(text)
+            except (KradanError, ValueError, IndexError, KeyError) as error:
+                raise GameError(
+                    422,
+                    N_("illegal move {move}: {error}"),
+                    move=repr(text),
+                    error=why_illegal(error, text, board.fen()),
+                ) from None
+        return move.uci(), board.san(move)
+
     async def play(self, color: bool, text: str) -> None:
         """``color`` plays ``text`` (UCI; the caller checked the turn and holds the lock).
 

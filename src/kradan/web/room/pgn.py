@@ -3,8 +3,6 @@ and with a clock ``[TimeControl]`` and each mover's ``[%clk]``."""
 
 from __future__ import annotations
 
-from ...counting import CountAction
-from ...games import CountingBoard, GameBoard, new_board, replay_options
 from ..model import Player
 from .base import RoomBase
 
@@ -28,7 +26,9 @@ def pgn_text(room: RoomBase) -> str:
     if row.clock:
         base, increment = row.clock["base_ms"], row.clock["increment_ms"]
         headers["TimeControl"] = f"{base // 1000}+{increment // 1000}"
-    record = PgnGame.from_board(_pgn_board(room), headers)
+    # a screened setup's camps are written as the drops the alternate setup plays one by one,
+    # under [VariantOptions "sittuyin_setup=screened"] (kradan.pgn reads them so)
+    record = PgnGame.from_board(room.board, headers)
     if room.clock is not None:
         mover = room.first_mover()
         for node, clocks in zip(record.mainline(), room.move_clocks, strict=False):
@@ -37,22 +37,6 @@ def pgn_text(room: RoomBase) -> str:
                 node.comment = clock_comment(left)
             mover = not mover
     return str(record) + "\n"
-
-
-def _pgn_board(room: RoomBase) -> GameBoard:
-    """The board the PGN is written from. The PGN reader and writer replay the moves one by
-    one under the game's rules; where those rules cannot (a screened setup's camps, handed in
-    whole), the game is written under the rules that play the same moves one by one."""
-    options = replay_options(room.board, room.row.options)
-    if options == room.row.options:
-        return room.board
-    board = new_board(room.row.variant, room.row.start_fen, **options)
-    for entry in room.board.move_stack:
-        if not isinstance(entry, CountAction):
-            board.push(entry)
-        elif isinstance(board, CountingBoard):
-            board.declare_count() if entry.kind == "declare" else board.stop_count()
-    return board
 
 
 def clock_comment(ms: int) -> str:

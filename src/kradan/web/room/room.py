@@ -82,11 +82,35 @@ class Room(RoomBase):
         """The arrangement ``color``'s seat handed in, while the screened setup goes on."""
         return self.screened.own(color)
 
+    def read_move(self, text: str) -> tuple[str, str]:
+        """The legal move ``text`` (UCI, SAN or Thai SAN) writes now: its UCI and SAN.
+
+        :raises GameError: 409 when the game is over or a screened setup goes on, 422 for text
+            that is no legal move here.
+        """
+        if not self.playing:
+            raise self.over()
+        if self.in_setup:
+            raise GameError(
+                409, N_("the screened setup is not over: each side hands in its arrangement")
+            )
+        return self.mover.read(text)
+
     def pgn(self) -> str:
         """The game as PGN (see :mod:`.pgn`)."""
         return pgn_text(self)
 
     # --- changes ------------------------------------------------------------------------------
+
+    async def take_seat(self, token: str | None) -> bool:
+        """The side whose seat ``token`` proves (:meth:`seat_of`), for the invitation link: the
+        first time a seat is taken so, the subscribers are told (the invitation was taken up).
+        """
+        color = self.seat_of(token)
+        if color not in self.seen:
+            self.seen.add(color)
+            await self.host.broadcast(self, game_message(self.view()))
+        return color
 
     async def play(self, color: bool, text: str) -> GameView:
         """``color`` plays the move written ``text`` (UCI); returns the game after the commit.

@@ -96,6 +96,12 @@ class GameView(BaseModel):
     clock: ClockView | None
     legal_moves: list[str]
     check: str | None
+    joined: list[Side] = Field(
+        default_factory=list,
+        description="the sides known to have a player: the engine's, a side that has moved, a "
+        "seat taken by its invitation link since the server loaded the game; both once the game "
+        "is over. An invitation stays open while its side is missing",
+    )
     seat: Side | None = Field(
         default=None, description="the side whose seat the request holds (GET only)"
     )
@@ -165,7 +171,8 @@ def game_view(
             )
     can_declare, can_stop = counts.allowed()
     check = None
-    if playing and room.checking is not None and room.checking.is_check():
+    # the king in check, while the game goes on and after it: a mated king stays marked
+    if room.checking is not None and room.checking.is_check():
         king = room.checking.king(board.turn)
         check = None if king is None else square_name(king)
     moving = playing and not room.in_setup
@@ -190,6 +197,7 @@ def game_view(
         clock=None if room.clock is None else clock_view(room.clock),
         legal_moves=sorted(m.uci() for m in board.legal_moves) if moving else [],
         check=check,
+        joined=[COLORS[color] for color in room.joined()],
         seat=None if seat is None else COLORS[seat],
         counting=counting,
         can_declare_count=can_declare,

@@ -23,6 +23,7 @@ import {
   addLine, endOfLine, makeRoot, movesTo, promote, remove, toggleNag, treeFromJson, treeJson,
 } from './tree.js';
 import { createReview, judgeTry, loadReview, renderReview } from './review-panel.js';
+import { downloadTree } from './tree-download.js';
 import { renderTree } from './tree-view.js';
 import { colorName, countingText, t, terminationText, translatePage } from './words.js';
 
@@ -379,37 +380,8 @@ function initControls() {
 
 async function downloadPgn() {
   const body = treeJson(page.root, { variant: page.variant, options: page.options, headers: page.headers });
-  let response;
-  try {
-    response = await fetch('/api/pgn/write', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/x-chess-pgn' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch (error) {
-    showMessage(t('The server cannot be reached.'));
-    return;
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    let message = text;
-    try {
-      message = JSON.parse(text).error || text;
-    } catch (error) {
-      /* the text as it came */
-    }
-    showMessage(message);
-    return;
-  }
-  window.kradan.pgn = text;
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
-  link.download = `kradan-${page.variant}-analysis.pgn`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  const text = await downloadTree(body, `kradan-${page.variant}-analysis.pgn`);
+  if (text !== null) window.kradan.pgn = text;
 }
 
 window.kradan = { t, updates: 0, page, countingText };

@@ -74,6 +74,34 @@ export function saveSeat(gameId, color, token) {
   }
 }
 
+// The invitation links this browser made, per game: {color: the invited side, link}. Kept
+// apart from the seats: the inviter does not play the invited side.
+const INVITES_KEY = 'kradan.invites';
+
+function allInvites() {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES_KEY) || '{}') || {};
+  } catch (error) {
+    return {};
+  }
+}
+
+/** The invitation this browser made for game ``gameId`` ({color, link}), or null. */
+export function inviteOf(gameId) {
+  const invite = allInvites()[gameId];
+  return invite && typeof invite.link === 'string' ? invite : null;
+}
+
+export function saveInvite(gameId, color, link) {
+  const invites = allInvites();
+  invites[gameId] = { color, link };
+  try {
+    localStorage.setItem(INVITES_KEY, JSON.stringify(invites));
+  } catch (error) {
+    /* not kept: the link is shown once, on the new-game page */
+  }
+}
+
 /** What the server describes of each game it can draw (pages.describe), by game name. */
 export function gameDescriptions() {
   try {

@@ -1,20 +1,36 @@
 /* kradan serve: the box over the board that asks which move was meant, when the points
- * clicked leave a choice: to promote or not (and to what), or which piece to huff. */
+ * clicked leave a choice: to promote or not (and to what), or which piece to huff. A promotion's
+ * box stands in the half of the board away from the pawn, which stays in sight. */
 import { t } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
 export function hideChooser() {
   const chooser = $('#chooser');
+  // a choice made by keyboard leaves the focus on the board, not on a button taken away
+  if (chooser.contains(document.activeElement)) $('#board-frame').focus();
   chooser.hidden = true;
   chooser.textContent = '';
+  chooser.classList.remove('at-top', 'at-bottom');
+}
+
+/** The half of the board, as it is shown, that ``square`` stands in: 'top' or 'bottom'. */
+export function halfOf(state, square) {
+  const height = state.info.height;
+  const rank = parseInt(square.slice(1), 10);
+  const white = (state.board ? state.board.state.orientation : state.orientation) === 'white';
+  const fromTop = white ? height - rank : rank - 1;
+  return fromTop < height / 2 ? 'top' : 'bottom';
 }
 
 /** Ask ``title`` with a button for each of ``choices`` ({value, label, piece?, pick}) and one
- * to cancel (``onCancel``). */
-export function showChooser(title, choices, onCancel) {
+ * to cancel (``onCancel``); ``away`` ('top' or 'bottom', or none for the middle) is the half of
+ * the board the box leaves free. */
+export function showChooser(title, choices, onCancel, away) {
   const chooser = $('#chooser');
   chooser.textContent = '';
+  chooser.classList.remove('at-top', 'at-bottom');
+  if (away) chooser.classList.add(away === 'top' ? 'at-bottom' : 'at-top');
   const box = document.createElement('div');
   box.className = 'choices';
   const heading = document.createElement('p');
@@ -45,6 +61,11 @@ export function showChooser(title, choices, onCancel) {
   cancel.textContent = t('Cancel');
   cancel.addEventListener('click', onCancel);
   box.append(cancel);
+  box.addEventListener('keydown', event => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onCancel();
+  });
   chooser.append(box);
   chooser.hidden = false;
 }
@@ -60,7 +81,7 @@ export function choosePromotion(ctrl, moves, square) {
       pick: () => ctrl.send(move.uci),
     }
     : { value: move.uci, label: t('No promotion'), pick: () => ctrl.send(move.uci) });
-  showChooser(t('Promotion'), choices, () => ctrl.renderBoard());
+  showChooser(t('Promotion'), choices, () => ctrl.renderBoard(), halfOf(ctrl.state, square));
 }
 
 /** Which piece to huff (or none): one button per move of ``moves``. */

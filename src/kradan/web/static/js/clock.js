@@ -1,5 +1,7 @@
 /* kradan serve: the two clocks. The server sends each side's time and which clock runs; the
- * page counts the running one down from the moment the state came, ten times a second. */
+ * page counts the running one down from the moment the state came, ten times a second. While
+ * the connection is lost (state.lostAt) the clocks stand still where they were: the server
+ * keeps the time, and its next state says what is left. */
 import { playing } from './state.js';
 import { opposite } from './words.js';
 
@@ -28,11 +30,11 @@ export function renderClocks(state) {
     bottom.textContent = '';
     return;
   }
-  const now = performance.now();
+  const now = state.lostAt === null ? performance.now() : state.lostAt;
   for (const [element, color] of [[top, opposite(state.orientation)], [bottom, state.orientation]]) {
     let ms = state.clock[color + '_ms'];
     const running = playing(state) && state.clock.running === color;
-    if (running) ms -= now - state.clock.at;
+    if (running) ms -= Math.max(0, now - state.clock.at);
     element.textContent = formatClock(ms);
     element.classList.toggle('running', running);
     element.classList.toggle('low', ms < 10000);

@@ -7,8 +7,10 @@ import { initActions } from './actions.js';
 import { initAfterGame } from './after-game.js';
 import { createBoard, drawPosition } from './board.js';
 import { hideChooser } from './chooser.js';
-import { setClocks, startClocks } from './clock.js';
+import { renderClocks, setClocks, startClocks } from './clock.js';
 import { initExports } from './exports.js';
+import { initInvite, renderInvite } from './invite.js';
+import { announceMoves, drawFocus, initKeyboard, renderMoveBox } from './keyboard.js';
 import { onSegment, onSelect, send } from './input.js';
 import { parseMove } from './legal.js';
 import { initMoveList, renderMoves } from './movelist.js';
@@ -40,6 +42,9 @@ const ctrl = {
     ctrl.renderBoard();
     renderMoves(ctrl);
     renderSide(state);
+    renderInvite(state);
+    renderMoveBox(state);
+    drawFocus(state);
   },
   applyGame,
 };
@@ -53,6 +58,7 @@ function applyGame(next) {
     (next.moves || []).length !== (previous.moves || []).length;
   noteHandedIn(state, next);
   knockForNewMoves(state, previous, next);
+  if (state.info) announceMoves(state, previous, next);
   state.game = next;
   window.kradan.game = next;
   window.kradan.updates += 1;
@@ -67,6 +73,26 @@ function applyGame(next) {
   if (changed) state.viewPly = null;
   if (!state.board) createBoard(ctrl);
   ctrl.render();
+}
+
+/** The game's socket closed: say so, and stop the clocks until the server's state comes back. */
+function connectionLost() {
+  state.lostAt = performance.now();
+  renderClocks(state);
+  const banner = document.querySelector('#connection');
+  banner.textContent = t('Connection lost, reconnecting…');
+  banner.hidden = false;
+}
+
+/** A state over the socket: the connection is back, if it was lost. */
+function socketGame(next) {
+  if (state.lostAt !== null) {
+    state.lostAt = null;
+    const banner = document.querySelector('#connection');
+    banner.hidden = true;
+    banner.textContent = '';
+  }
+  applyGame(next);
 }
 
 /** The first state, by HTTP: it also says which seat this browser's cookie holds. */
@@ -103,9 +129,11 @@ initSide(ctrl);
 initSound(state);
 initExports(ctrl);
 initAfterGame(state);
+initInvite();
+initKeyboard(ctrl);
 startClocks(state);
 load();
-connect(gameId, applyGame, showMessage);
+connect(gameId, socketGame, showMessage, connectionLost);
 const warning = sessionStorage.getItem(`kradan-warning-${gameId}`);
 if (warning) {
   sessionStorage.removeItem(`kradan-warning-${gameId}`);

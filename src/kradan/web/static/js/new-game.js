@@ -1,7 +1,7 @@
 /* kradan serve: the new-game form (the game, its rule options, the opponent, the colour, the
  * clock, a start position) and the list of the latest games. */
-import { copyText, gameDescriptions, request, saveSeat } from './api.js';
-import { opposite, t, tn } from './words.js';
+import { copyText, gameDescriptions, request, saveInvite, saveSeat } from './api.js';
+import { opposite, playerText, t, tn } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -69,6 +69,7 @@ function goToGame(form, made, opponent) {
     // friend plays (the seat cookie proves it; the page cannot read the cookie)
     const link = `${window.location.origin}/join/${encodeURIComponent(made.id)}` +
       `?seat=${encodeURIComponent(made.invite)}#as-${opposite(made.color)}`;
+    saveInvite(made.id, opposite(made.color), link); // the board page shows it until used
     $('#invite-link').value = link;
     $('#go-to-game').href = boardUrl;
     $('#invitation').hidden = false;
@@ -125,7 +126,7 @@ export async function listRecentGames() {
       link.href = '/games/' + encodeURIComponent(game.id);
       const title = names[game.variant] ? names[game.variant].title : game.variant;
       const players = game.players || {};
-      link.textContent = `${title}: ${players.white || '?'} – ${players.black || '?'}`;
+      link.textContent = `${title}: ${playerText(players.white) || '?'} – ${playerText(players.black) || '?'}`;
       const meta = document.createElement('span');
       meta.className = 'meta';
       const result = game.result && game.result !== '*' ? game.result : t('playing');

@@ -23,7 +23,9 @@ export function createState(gameId, descriptions) {
     entered: [], // the segments of a move being entered point by point
     clock: null, // the clocks as the server sent them, with the time they came ("at")
     lastSelect: { key: null, at: 0 },
+    keyFocus: null, // the board's focus square for the keyboard ({file, rank}, from 0)
     sending: false,
+    lostAt: null, // when the game's socket was lost (performance.now()), until a state comes again
     refused: new Set(), // colours the server said are not ours
     serverSeat: undefined, // the seat the cookie holds (null: a spectator), once the server says
     // the screened setup: the camp arranged here ({color, placed: Map key -> role}), the side
