@@ -1,0 +1,147 @@
+"""Who may do what (issue 46's done-when): every route of the API is tried as a stranger (no
+session, no seat), with another account's session, and with the other player's seat, and each
+that changes a game, a seek or a session is refused where it should be. A route the table below
+does not name fails the test, so that each new route is judged here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web_helpers import bearer, database_url, serving
+
+PASSWORD = "correct horse battery"
+
+#: the routes anyone may read (they change nothing, or only make something new of one's own)
+OPEN = {
+    ("get", "/api/games"), ("get", "/api/games.pgn"), ("get", "/api/games/{game_id}"),
+    ("get", "/api/games/{game_id}/pgn"), ("post", "/api/games"), ("post", "/api/line"),
+    ("post", "/api/pgn/read"), ("post", "/api/pgn/write"), ("post", "/api/analysis"),
+    ("get", "/api/archive"), ("post", "/api/archive"), ("get", "/api/archive.pgn"),
+    ("get", "/api/archive/{game_id}"), ("get", "/api/explorer"),
+    ("get", "/api/games/{game_id}/analysis"), ("post", "/api/games/{game_id}/analysis"),
+    ("post", "/api/accounts"), ("post", "/api/session"), ("get", "/api/session"),
+    ("delete", "/api/session"), ("get", "/api/accounts/{username}"),
+    ("get", "/api/accounts/{username}/games.pgn"), ("get", "/api/ratings/{family}"),
+    ("get", "/api/seeks"), ("post", "/api/seeks"), ("post", "/api/seeks/{seek_id}/accept"),
+    ("get", "/join/{game_id}"), ("get", "/api/games/{game_id}/read-move"),
+}  # fmt: skip
+#: the routes that act for a seat of a game: (method, path, body)
+SEATED = {
+    ("post", "/api/games/{game_id}/moves"): {"move": "e3e4"},
+    ("post", "/api/games/{game_id}/actions"): {"action": "resign"},
+    ("post", "/api/games/{game_id}/setup"): {"arrangement": "standard"},
+    ("post", "/api/games/{game_id}/rematch"): None,
+}
+#: the routes that act for a seek's owner
+OWNED = {("get", "/api/seeks/{seek_id}"), ("delete", "/api/seeks/{seek_id}")}
+
+
+class World:
+    """Three accounts; a rated game between Anan (White) and Boon from the lobby; a seek of
+    Anan's that is still open."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.sessions: dict[str, str] = {}
+        for name in ("Anan", "Boon", "Chai"):
+            response = client.post("/api/accounts", json={"username": name, "password": PASSWORD})
+            self.sessions[name] = response.cookies["kradan_session"]
+            client.cookies.clear()
+        seek = self.call("Anan", "post", "/api/seeks", json={"rated": True, "color": "white"})
+        taken = self.call("Boon", "post", f"/api/seeks/{seek.json()['id']}/accept")
+        self.game = taken.json()["game"]
+        self.black = taken.json()["token"]
+        state = self.call("Anan", "get", f"/api/seeks/{seek.json()['id']}",
+                          headers=bearer(seek.json()["token"]))  # fmt: skip
+        self.white = state.json()["token"]
+        other = self.call("Anan", "post", "/api/seeks", json={"name": "x"}).json()
+        self.seek, self.seek_token = other["id"], other["token"]
+
+    def call(self, who: str | None, method: str, path: str, **kwargs: Any) -> Any:
+        self.client.cookies.clear()
+        if who is not None:
+            self.client.cookies.set("kradan_session", self.sessions[who])
+        response = self.client.request(method, path, **kwargs)
+        self.client.cookies.clear()
+        return response
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    with serving(database_url(tmp_path_factory.mktemp("access"))) as client:
+        yield World(client)
+
+
+def test_every_route_is_judged_here(world: World) -> None:
+    spec = world.client.get("/openapi.json").json()
+    routes = {
+        (method, path)
+        for path, ops in spec["paths"].items()
+        for method in ops
+        if path.startswith(("/api/", "/join/"))  # (the rest are pages and their files)
+    }
+    judged = OPEN | set(SEATED) | OWNED
+    assert routes - judged == set(), "a new route: say who may use it"
+    assert judged - routes == set(), "a route that is gone"
+
+
+@pytest.mark.parametrize("route", sorted(SEATED), ids=lambda route: " ".join(route))
+def test_a_games_seat_is_proved_by_its_token_not_by_an_account(
+    world: World, route: tuple[str, str]
+) -> None:
+    method, path = route
+    url = path.format(game_id=world.game)
+    body = SEATED[route]
+    kwargs: dict[str, Any] = {} if body is None else {"json": body}
+    stranger = world.call(None, method, url, **kwargs)
+    assert stranger.status_code == 401, stranger.text
+    # an account of no seat, and even the players' own accounts, prove no seat without it
+    for who in ("Chai", "Anan", "Boon"):
+        signed_in = world.call(who, method, url, **kwargs)
+        assert signed_in.status_code == 401, (who, signed_in.text)
+    wrong = world.call("Chai", method, url, headers=bearer("x" * 43), **kwargs)
+    assert wrong.status_code == 403, wrong.text
+    assert world.client.get(f"/api/games/{world.game}").json()["ply"] == 0  # nothing moved
+
+
+def test_one_side_cannot_act_for_the_other(world: World) -> None:
+    url = f"/api/games/{world.game}/moves"
+    refused = world.call("Boon", "post", url, json={"move": "e3e4"}, headers=bearer(world.black))
+    assert refused.status_code in (403, 409), refused.text  # not Black's turn, or seat
+    assert world.client.get(f"/api/games/{world.game}").json()["ply"] == 0
+
+
+@pytest.mark.parametrize("route", sorted(OWNED), ids=lambda route: " ".join(route))
+def test_a_seek_answers_only_its_owners_token(world: World, route: tuple[str, str]) -> None:
+    method, path = route
+    url = path.format(seek_id=world.seek)
+    assert world.call(None, method, url).status_code == 403
+    assert world.call("Anan", method, url).status_code == 403  # the account is not the token
+    assert world.call("Chai", method, url, headers=bearer(world.black)).status_code == 403
+    assert world.client.get("/api/seeks").json()["seeks"][0]["id"] == world.seek  # still open
+
+
+def test_a_session_opens_only_its_account(world: World) -> None:
+    assert world.call("Chai", "get", "/api/session").json()["username"] == "Chai"
+    forged = world.call(None, "get", "/api/session", cookies={"kradan_session": "x" * 43})
+    assert forged.json()["username"] is None
+    # a rated seek in another's name is impossible: the seek is the session's account's
+    seek = world.call("Chai", "post", "/api/seeks", json={"rated": True}).json()
+    listed = {s["id"]: s for s in world.client.get("/api/seeks").json()["seeks"]}
+    assert listed[seek["id"]]["account"] == "Chai"
+
+
+def test_changing_routes_refuse_another_site(world: World) -> None:
+    evil = {"Origin": "https://evil.example"}
+    for (method, path), body in SEATED.items():
+        url = path.format(game_id=world.game)
+        kwargs: dict[str, Any] = {} if body is None else {"json": body}
+        answer = world.call("Anan", method, url, headers={**evil, **bearer(world.white)}, **kwargs)
+        assert answer.status_code == 403, (path, answer.text)
+    for method, path in (("post", "/api/seeks"), ("delete", "/api/session"),
+                         ("post", f"/api/seeks/{world.seek}/accept")):  # fmt: skip
+        assert world.call("Chai", method, path, headers=evil, json={}).status_code == 403
