@@ -1,7 +1,7 @@
 /* kradan serve: the two clocks. The server sends each side's time and which clock runs; the
  * page counts the running one down from the moment the state came, ten times a second. */
 import { playing } from './state.js';
-import { opposite } from './words.js';
+import { digits, opposite } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -33,7 +33,7 @@ export function renderClocks(state) {
     let ms = state.clock[color + '_ms'];
     const running = playing(state) && state.clock.running === color;
     if (running) ms -= now - state.clock.at;
-    element.textContent = formatClock(ms);
+    element.textContent = digits(formatClock(ms));
     element.classList.toggle('running', running);
     element.classList.toggle('low', ms < 10000);
   }
