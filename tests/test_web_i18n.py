@@ -361,6 +361,17 @@ def test_the_bundled_fonts_are_served(client: Any) -> None:
     assert "SIL OPEN FONT LICENSE" in client.get("/static/fonts/OFL.txt").text
 
 
+def test_the_picture_of_a_position_has_khmer_and_burmese_coordinates(client: Any) -> None:
+    """The board page's picture link asks for the coordinates the board shows (exports.js)."""
+    fen = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1"
+    for labels, letters in (("khmer", "កខគឃងចឆជ"), ("burmese", "ကခဂဃငစဆဇ")):
+        answer = client.get(
+            "/assets/position.svg", params={"variant": "sittuyin", "fen": fen, "labels": labels}
+        )
+        assert answer.status_code == 200
+        assert all(f">{letter}</text>" in answer.text for letter in letters)
+
+
 def test_the_cookie_overrides_accept_language(client: Any) -> None:
     client.cookies.set("kradan_lang", "en")
     html = client.get("/", headers={"Accept-Language": "th"}).text
