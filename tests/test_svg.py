@@ -359,6 +359,18 @@ def test_latin_and_thai_labels() -> None:
     assert files == list("กขคงจฉชญ") and ranks == list("๑๒๓๔๕๖๗๘")
 
 
+def test_khmer_and_burmese_labels() -> None:
+    """Issue 46: the coordinates the web board shows on Khmer and Burmese pages, each in a font
+    of its script (cairosvg does not fall back)."""
+    for labels, files_, ranks_, family in (
+        ("khmer", "កខគឃងចឆជ", "១២៣៤៥៦៧៨", "Noto Sans Khmer, sans-serif"),
+        ("burmese", "ကခဂဃငစဆဇ", "၁၂၃၄၅၆၇၈", "Noto Sans Myanmar, sans-serif"),
+    ):
+        root = parse(kradan.svg.board(kradan.Board(), labels=labels))
+        assert coordinate_texts(root) == (list(files_), list(ranks_))
+        assert {text.get("font-family") for text in having(root, "text", "coord")} == {family}
+
+
 def test_thai_labels_name_a_thai_font_first() -> None:
     """Issue 43: cairosvg (``kradan show --thai --png``) reads only the first font family and
     does not fall back, so a bare ``sans-serif`` drew the Thai coordinates as empty boxes."""

@@ -2,7 +2,12 @@
 the server picks the language from ``Accept-Language`` and the picker's cookie, and the board
 page shows Thai in a real browser.
 
-With ``KRADAN_WEB_SCREENSHOTS=1`` the Thai board page is saved as ``docs/images/web-thai.png``.
+Khmer and Burmese (issue 46): their catalogs, their pages, their digits and coordinates, and no
+missing glyph in Chromium.
+
+With ``KRADAN_WEB_SCREENSHOTS=1`` the Thai board page is saved as ``docs/images/web-thai.png``,
+and the Khmer and Burmese new-game and board pages as ``docs/images/web-km-*.png`` and
+``web-my-*.png``.
 """
 
 from __future__ import annotations
@@ -155,6 +160,61 @@ def test_thai_is_offered_and_complete() -> None:
     assert i18n.translations("en").gettext("Makruk") == "Makruk"
 
 
+#: a few words of each new catalog: the games' own names and pieces, as Khmer and Burmese
+#: players say them (issue 46)
+OWN_WORDS = {
+    "km": {
+        "Ouk Chatrang": "អុកចត្រង្គ",
+        "king": "ស្ដេច",
+        "met": "នាង",
+        "khon": "គោល",
+        "knight": "សេះ",
+        "rook": "ទូក",
+        "pawn": "ត្រី",
+        "New game": "ល្បែងថ្មី",
+    },
+    "my": {
+        "Sittuyin": "စစ်တုရင် (မြန်မာ့ရိုးရာ)",
+        "king": "မင်း",
+        "ferz": "စစ်ကဲ",
+        "khon": "ဆင်",
+        "knight": "မြင်း",
+        "rook": "ရထား",
+        "pawn": "နယ်",
+        "New game": "ပွဲသစ်",
+    },
+}
+
+
+def test_khmer_and_burmese_are_offered_and_complete() -> None:
+    """Khmer and Burmese are offered under their own names, with one plural form (as CLDR and
+    the browser's Intl.PluralRules say), and say the games' own words. That every message is
+    translated, placeholders kept and nothing fuzzy, is checked above for every catalog."""
+    import json
+
+    from kradan.web import i18n
+
+    assert {"km", "my"} <= set(i18n.languages())
+    assert (i18n.language_name("km"), i18n.language_name("my")) == ("ខ្មែរ", "မြန်မာ")
+    for language, words in OWN_WORDS.items():
+        translations = i18n.translations(language)
+        for english, own in words.items():
+            assert translations.gettext(english) == own, (language, english)
+        catalog = json.loads(i18n.client_catalog(language))
+        assert catalog["plural"] == {"other": 0}
+        assert len(catalog["messages"]) == len(ids(read(POT)))  # every string reaches the client
+    assert i18n.translations("km").ngettext("{n} ply", "{n} plies", 3) == "{n} វេន"
+    assert i18n.translations("my").ngettext("{n} ply", "{n} plies", 3) == "{n} အလှည့်"
+
+
+@pytest.mark.parametrize("language", ["km", "my"])
+def test_the_new_catalogs_await_native_review(language: str) -> None:
+    """The Khmer and Burmese catalogs are machine-assisted: each says so in its header, which
+    ``pybabel update`` keeps (a translator comment per entry would be dropped)."""
+    header = (LOCALE / language / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    assert "REVIEW NEEDED" in header.split('msgid ""')[0]
+
+
 def test_the_browser_catalog() -> None:
     import json
 
@@ -216,6 +276,10 @@ def test_every_game_option_and_value_has_a_label() -> None:
         ("en", "th", "th"),
         ("th", "xx", "th"),  # a cookie of a language not offered is ignored
         ("q=;;,", None, "en"),
+        ("km-KH,km;q=0.9,en;q=0.5", None, "km"),
+        ("my-MM,my;q=0.9,th;q=0.5", None, "my"),
+        ("fr, my;q=0.3, km;q=0.6", None, "km"),
+        ("km", "my", "my"),
     ],
 )
 def test_choosing_the_language(header: str | None, cookie: str | None, chosen: str) -> None:
@@ -250,6 +314,62 @@ def test_accept_language_th_gets_thai_pages(client: Any) -> None:
     english = client.get("/", headers={"Accept-Language": "en-US"}).text
     assert '<html lang="en">' in english and "<h1>New game</h1>" in english
     assert '<option value="makruk" selected>Makruk</option>' in english
+
+
+#: what a Khmer or Burmese page shows: its heading, the game chosen, the coordinates switch
+PAGES = {
+    "km": ("<h1>ល្បែងថ្មី</h1>", "អុកថៃ (Makruk)", "កូអរដោនេខ្មែរ"),
+    "my": ("<h1>ပွဲသစ်</h1>", "ထိုင်းစစ်တုရင် (Makruk)", "မြန်မာ ကိုဩဒိနိတ်"),
+}
+
+
+@pytest.mark.parametrize("language", ["km", "my"])
+def test_accept_language_km_and_my_get_their_pages(client: Any, language: str) -> None:
+    heading, makruk, switch = PAGES[language]
+    region = {"km": "km-KH", "my": "my-MM"}[language]
+    page = client.get("/", headers={"Accept-Language": f"{region},{language};q=0.9,en;q=0.5"})
+    assert page.headers["content-language"] == language
+    html = page.text
+    assert f'<html lang="{language}">' in html and heading in html
+    assert f'<option value="makruk" selected>{makruk}</option>' in html
+    # the picker offers all four languages, each under its own name, this one marked
+    for code, name in (("en", "English"), ("km", "ខ្មែរ"), ("my", "မြန်မာ"), ("th", "ไทย")):
+        pressed = ' aria-pressed="true"' if code == language else ""
+        assert f'value="{code}" lang="{code}"{pressed}' in html and f">{name}</button>" in html
+    board = client.get("/games/AAAAAAAAAAAA", headers={"Accept-Language": language}).text
+    assert f'<html lang="{language}">' in board
+    assert f'<button type="button" id="labels">{switch}</button>' in board
+    analysis = client.get("/analysis", headers={"Accept-Language": language}).text
+    assert f'<button type="button" id="labels">{switch}</button>' in analysis
+    # the picker's cookie picks them too
+    client.cookies.set("kradan_lang", language)
+    assert f'<html lang="{language}">' in client.get("/", headers={"Accept-Language": "th"}).text
+    client.cookies.set("kradan_lang", "th")
+    thai = client.get("/games/AAAAAAAAAAAA").text
+    assert '<button type="button" id="labels">พิกัดอักษรไทย</button>' in thai
+
+
+def test_the_bundled_fonts_are_served(client: Any) -> None:
+    """kradan.css falls back to subsets of Noto Sans Khmer and Myanmar in static/fonts/ (OFL)."""
+    css = client.get("/static/kradan.css").text
+    for name in ("khmer", "myanmar"):
+        answer = client.get(f"/static/fonts/kradan-{name}.woff2")
+        assert answer.status_code == 200 and answer.headers["content-type"] == "font/woff2"
+        assert answer.content[:4] == b"wOF2" and len(answer.content) < 200_000
+        assert f'url("/static/fonts/kradan-{name}.woff2")' in css
+    assert '"Kradan Khmer", "Kradan Myanmar"' in css
+    assert "SIL OPEN FONT LICENSE" in client.get("/static/fonts/OFL.txt").text
+
+
+def test_the_picture_of_a_position_has_khmer_and_burmese_coordinates(client: Any) -> None:
+    """The board page's picture link asks for the coordinates the board shows (exports.js)."""
+    fen = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1"
+    for labels, letters in (("khmer", "កខគឃងចឆជ"), ("burmese", "ကခဂဃငစဆဇ")):
+        answer = client.get(
+            "/assets/position.svg", params={"variant": "sittuyin", "fen": fen, "labels": labels}
+        )
+        assert answer.status_code == 200
+        assert all(f">{letter}</text>" in answer.text for letter in letters)
 
 
 def test_the_cookie_overrides_accept_language(client: Any) -> None:
@@ -321,6 +441,156 @@ def test_thai_in_the_browser(page: Page, server: str) -> None:
     expect(page.locator("#moves .move")).to_have_count(2)
     screenshot(page, "thai")
     assert not [text for text in problems if "Content Security Policy" in text], problems
+
+
+#: each language's script (a Unicode block, for a regular expression), its digits, and what its
+#: board page shows in the browser: the game, the status, the coordinates switch (issue 46)
+SCRIPTS = {
+    "km": {
+        "block": "\u1780-\u17ff",
+        "joiner": "\u17d4",  # the khan, which joins the probe's words
+        "fonts": ("Khmer", "Kradan Khmer"),  # a word of the fonts' names, the bundled face
+        "digits": "០១២៣៤៥៦៧៨៩",
+        "game": ("cambodian", None, "e3e4", "អុកចត្រង្គ", "វេនខាងសដើរ"),
+        "labels": ("កូអរដោនេខ្មែរ", "ក", "១"),
+        "plies": "៣ វេន",
+    },
+    "my": {
+        "block": "\u1000-\u109f",
+        "joiner": "\u104a",  # the little section sign
+        "fonts": ("Myanmar", "Kradan Myanmar"),
+        "digits": "၀၁၂၃၄၅၆၇၈၉",
+        # Sittuyin after its setup: the move list starts at move 9
+        "game": (
+            "sittuyin",
+            "r1s2s1r/1n1fk1n1/4pppp/pppp4/4PPPP/PPPP4/1N1FK1N1/R1S2S1R w - - 0 9",
+            "e4e5",
+            "စစ်တုရင် (မြန်မာ့ရိုးရာ)",
+            "အဖြူဘက် ရွှေ့ရန်",
+        ),
+        "labels": ("မြန်မာ ကိုဩဒိနိတ်", "က", "၁"),
+        "plies": "၃ အလှည့်",
+    },
+}
+
+#: a probe in the page's own font of every word of the script on the page and in its catalog
+#: (so every string the client may show), joined by a sign of the script itself
+PROBE = """([block, joiner, family]) => {
+  const script = new RegExp(`[${block}]+`, 'g');
+  const catalog = document.getElementById('kradan-messages');
+  const text = document.body.innerText + ' ' + (catalog ? catalog.textContent : '');
+  const words = Array.from(new Set(text.match(script) || []));
+  const probe = document.createElement('p');
+  probe.className = 'glyph-probe';
+  if (family) probe.style.fontFamily = `"${family}"`;
+  probe.textContent = words.join(joiner);
+  document.body.append(probe);
+  return words.length;
+}"""
+
+
+def _fonts_drawing(
+    page: Page, script: dict[str, Any], family: str | None = None
+) -> list[dict[str, Any]]:
+    """The fonts Chromium draws the probe with (DevTools' CSS.getPlatformFontsForNode): a glyph
+    that no font of the list has is drawn, as an empty box, by a font of another script."""
+    if family:  # the bundled face, fetched as a page would fetch it
+        loaded = page.evaluate(
+            '([family, text]) => document.fonts.load(`16px "${family}"`, text)'
+            ".then(faces => faces.length)",
+            [family, script["digits"]],
+        )
+        assert loaded >= 1, f"{family} did not load"
+    words = page.evaluate(PROBE, [script["block"], script["joiner"], family])
+    assert words > 100  # the catalog's words at least
+    page.evaluate("document.fonts.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": ".glyph-probe"})
+        fonts: list[dict[str, Any]] = cdp.send(
+            "CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]}
+        )["fonts"]
+    finally:
+        cdp.detach()
+        page.evaluate("document.querySelectorAll('.glyph-probe').forEach(p => p.remove())")
+    return fonts
+
+
+def _no_missing_glyph(page: Page, language: str) -> None:
+    """Every word of the language is drawn by a font of its script, in the page's font list,
+    and the bundled face alone draws them all too (for a browser with no such font)."""
+    script = SCRIPTS[language]
+    name, bundle = script["fonts"]
+    fonts = _fonts_drawing(page, script)
+    assert fonts and all(name in font["familyName"] for font in fonts), fonts
+    bundled = _fonts_drawing(page, script, bundle)
+    assert bundled and all(font["isCustomFont"] for font in bundled), bundled
+
+
+def _save(page: Page, name: str) -> None:
+    """``docs/images/web-<name>.png`` of a 1000 x 700 window, with KRADAN_WEB_SCREENSHOTS=1."""
+    import os
+
+    page.set_viewport_size({"width": 1000, "height": 700})
+    page.wait_for_timeout(300)
+    if os.environ.get("KRADAN_WEB_SCREENSHOTS") == "1":
+        target = Path(os.environ.get("KRADAN_WEB_SCREENSHOT_DIR", ROOT / "docs" / "images"))
+        target.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(target / f"web-{name}.png"))
+
+
+@needs_browser
+@pytest.mark.parametrize("language", ["km", "my"])
+def test_khmer_and_burmese_in_the_browser(page: Page, server: str, language: str) -> None:
+    """Pick ខ្មែរ or မြန်မာ in the header: the new-game page and a game of the language's own
+    chess speak it, with no missing glyph; numbers come in the script's digits, and the
+    coordinates switch turns to the script's letters and digits."""
+    script = SCRIPTS[language]
+    variant, fen, move, title, to_move = script["game"]
+    files_label, first_file, first_rank = script["labels"]
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(server + "/")
+    page.click(f'form.language button[value="{language}"]')
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("h1")).to_have_text(PAGES[language][0][4:-5])
+    page.select_option("#variant", variant)
+    _no_missing_glyph(page, language)
+    _save(page, f"{language}-home")
+    page.set_viewport_size({"width": 1100, "height": 820})
+
+    new_game(page, server, variant, "here", fen=fen)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#title")).to_have_text(title)
+    expect(page.locator("#status")).to_have_text(to_move)
+    wait_until(page, f"window.kradanI18n && window.kradanI18n.language === '{language}'")
+    assert page.evaluate("window.kradanI18n.tn('{n} ply', '{n} plies', 3)") == script["plies"]
+    play(page, move)
+    number = script["digits"][9] if fen else script["digits"][1]  # move 9, or move 1
+    expect(page.locator("#moves .number").first).to_have_text(number + ".")
+    # the coordinates: Latin, then the script's own after a click (as Thai ones are)
+    expect(page.locator("#labels")).to_have_text(files_label)
+    expect(page.locator("#board coords.bottom coord").first).to_have_text("a")
+    page.click("#labels")
+    expect(page.locator("#board coords.bottom coord").first).to_have_text(first_file)
+    expect(page.locator("#board coords.side coord").first).to_have_text(first_rank)
+    page.click("#flip")  # chessgroundx draws them anew: they are written again
+    expect(page.locator("#board coords.side.black coord").first).to_have_text(first_rank)
+    page.click("#flip")
+    assert f"labels={ {'km': 'khmer', 'my': 'burmese'}[language] }" in (
+        page.locator("#download-svg").get_attribute("href") or ""
+    )
+    _no_missing_glyph(page, language)
+    _save(page, f"{language}-game")
+    page.click("#labels")  # back to Latin, remembered for the other tests
+    expect(page.locator("#board coords.bottom coord").first).to_have_text("a")
+    page.click('form.language button[value="en"]')
+    page.wait_for_load_state()
+    assert problems == []
 
 
 # --- the server's errors in the reader's language ---------------------------------------------

@@ -13,9 +13,9 @@ points and lines. The vocabulary is python-chess's: ``lastmove``, ``check``, ``a
 True
 >>> svg.count("lastmove")                      # the board's last move, e3-e4
 2
->>> kradan.svg.board(board, labels="klingon")
+>>> kradan.svg.board(board, labels="klingon")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-kradan.svg.InvalidSvgOptionError: invalid labels 'klingon': expected 'latin' or 'thai'
+kradan.svg.InvalidSvgOptionError: invalid labels 'klingon': expected one of 'latin', 'thai', ...
 """
 
 from __future__ import annotations
@@ -71,7 +71,9 @@ def board(
         ``flipped=True``); when given it decides.
     :param coordinates: ``True`` or ``"outside"`` (around the board), ``"inside"`` (in the edge
         squares) or ``False``.
-    :param labels: ``"latin"`` (a-h, 1-8) or ``"thai"`` (Thai letters and numerals, as in Thai SAN).
+    :param labels: ``"latin"`` (a-h, 1-8), ``"thai"`` (Thai letters and numerals, as in Thai SAN),
+        ``"khmer"`` or ``"burmese"`` (the first consonants of the alphabet and the script's
+        numerals, as the web board shows them on Khmer and Burmese pages).
     :param lastmove: a move or a ``(from, to)`` pair to mark; ``None`` marks the board's last
         move, ``False`` none.
     :param check: the square of a king in check; ``None`` marks the side to move's king when it is

@@ -42,9 +42,17 @@ DEFAULT_COLORS: dict[str, str] = {
     "point": "#4a2f17",  # Alquerque's points
 }
 
-LABELS = ("latin", "thai")
-FILES = {"latin": "abcdefgh", "thai": "กขคงจฉชญ"}
-RANKS = {"latin": "12345678", "thai": "๑๒๓๔๕๖๗๘"}
+LABELS = ("latin", "thai", "khmer", "burmese")
+#: the files and ranks of each set of labels; Khmer and Burmese as the web board writes them
+#: (its ``board.js``): the alphabet's first consonants and the script's digits, as Thai does
+FILES = {"latin": "abcdefgh", "thai": "กขคงจฉชญ", "khmer": "កខគឃងចឆជ", "burmese": "ကခဂဃငစဆဇ"}
+DIGITS = {
+    "latin": "0123456789",
+    "thai": "๐๑๒๓๔๕๖๗๘๙",
+    "khmer": "០១២៣៤៥៦៧៨៩",
+    "burmese": "၀၁၂၃၄၅၆၇၈၉",
+}
+RANKS = {labels: digits[1:9] for labels, digits in DIGITS.items()}
 COORDINATES = ("outside", "inside")
 
 Coordinates: TypeAlias = bool | Literal["outside", "inside"]
@@ -75,7 +83,8 @@ def check_options(
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size <= 0):
         raise InvalidSvgOptionError(f"invalid size {size!r}: expected a positive whole number")
     if labels not in LABELS:
-        raise InvalidSvgOptionError(f"invalid labels {labels!r}: expected 'latin' or 'thai'")
+        expected = ", ".join(repr(name) for name in LABELS)
+        raise InvalidSvgOptionError(f"invalid labels {labels!r}: expected one of {expected}")
     where: str | None
     if coordinates is True:
         where = "outside"

@@ -331,7 +331,7 @@ def _hands(
             },
         )
     ]
-    digits = str.maketrans("0123456789", "๐๑๒๓๔๕๖๗๘๙") if options.labels == "thai" else None
+    digits = str.maketrans(C.DIGITS["latin"], C.DIGITS[options.labels])
     upper = layout.flipped  # White's hand is on top when the board is flipped
     for color, top in ((upper, m + 4), (not upper, m + SIDE / 2 + 4)):
         side = "white" if color else "black"
@@ -348,7 +348,7 @@ def _hands(
                     },
                 )
             )
-            text = f"×{count}" if digits is None else f"×{count}".translate(digits)
+            text = f"×{count}".translate(digits)
             result.append(
                 C.element(
                     "text",

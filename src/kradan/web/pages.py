@@ -65,6 +65,7 @@ MEDIA_TYPES = {
     ".png": "image/png",
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
+    ".woff2": "font/woff2",
 }
 #: a game's public id (12 url-safe characters; a little slack for other stores)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")

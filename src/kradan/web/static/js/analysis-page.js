@@ -25,7 +25,9 @@ import {
 import { createReview, judgeTry, loadReview, renderReview } from './review-panel.js';
 import { downloadTree } from './tree-download.js';
 import { renderTree } from './tree-view.js';
-import { colorName, countingText, t, terminationText, translatePage } from './words.js';
+import {
+  colorName, countingText, labelsSwitchText, otherLabels, t, terminationText, translatePage,
+} from './words.js';
 
 const $ = selector => document.querySelector(selector);
 const DEFAULT_GAME = 'makruk';
@@ -309,10 +311,12 @@ function initControls() {
     state.board.set({ orientation: state.orientation });
     render();
   });
+  $('#labels').textContent = labelsSwitchText(state.labels);
   $('#labels').addEventListener('click', () => {
-    state.labels = state.labels === 'thai' ? 'latin' : 'thai';
+    state.labels = otherLabels(state.labels);
     remember(LABELS_KEY, state.labels);
     showLabels(state);
+    $('#labels').textContent = labelsSwitchText(state.labels);
   });
   $('#notation').addEventListener('click', () => {
     state.notation = state.notation === 'thai' ? 'san' : 'thai';

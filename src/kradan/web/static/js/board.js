@@ -11,6 +11,35 @@ const $ = selector => document.querySelector(selector);
 const notationOf = labels =>
   labels === 'thai' ? window.KradanBoard.Notation.THAI_ALGEBRAIC : window.KradanBoard.Notation.ALGEBRAIC;
 
+/** Khmer and Burmese coordinates, which chessgroundx does not know: it draws Latin ones and
+ * they are rewritten where they stand, files a-h as the first consonants of the alphabet and
+ * ranks in the script's digits, as chessgroundx's Thai coordinates (ก-ญ, ๑-๘) do for Thai
+ * (docs/translating.md). */
+const SCRIPTS = {
+  khmer: { files: Array.from('កខគឃងចឆជ'), digits: Array.from('០១២៣៤៥៦៧៨៩') },
+  burmese: { files: Array.from('ကခဂဃငစဆဇ'), digits: Array.from('၀၁၂၃၄၅၆၇၈၉') },
+};
+
+function writeCoordinates(element, labels) {
+  const script = SCRIPTS[labels];
+  if (!script) return;
+  for (const coord of element.querySelectorAll('coords coord')) {
+    const text = coord.textContent;
+    const written = text
+      .replace(/[a-h]/g, letter => script.files[letter.charCodeAt(0) - 97])
+      .replace(/[0-9]/g, digit => script.digits[digit]);
+    if (written !== text) coord.textContent = written;
+  }
+}
+
+/** chessgroundx draws its coordinates anew when the board is redrawn (flipped, resized, the
+ * notation set): each time they are written again in the script ``state.labels`` names. */
+function keepCoordinates(state, element) {
+  const write = () => writeCoordinates(element, state.labels);
+  new MutationObserver(write).observe(element, { childList: true, subtree: true });
+  write();
+}
+
 /** Make the board for ``ctrl.state``; its moves and clicks go to ``ctrl.onSegment`` and
  * ``ctrl.onSelect``. */
 export function createBoard(ctrl) {
@@ -60,6 +89,7 @@ export function createBoard(ctrl) {
     column.classList.add('with-pockets');
   }
   state.board = KB.Chessground(element, config, pocketTop, pocketBottom);
+  keepCoordinates(state, element);
   window.kradan.board = state.board;
 }
 
@@ -72,7 +102,7 @@ export function showPockets(state, shown) {
   state.board.redrawAll();
 }
 
-/** Latin or Thai coordinates, as ``state.labels`` says. */
+/** Latin, Thai, Khmer or Burmese coordinates, as ``state.labels`` says. */
 export function showLabels(state) {
   state.board.set({ notation: notationOf(state.labels) });
   state.board.redrawAll();

@@ -3,7 +3,7 @@
  * the connection is lost (state.lostAt) the clocks stand still where they were: the server
  * keeps the time, and its next state says what is left. */
 import { playing } from './state.js';
-import { opposite } from './words.js';
+import { digits, opposite } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -35,7 +35,7 @@ export function renderClocks(state) {
     let ms = state.clock[color + '_ms'];
     const running = playing(state) && state.clock.running === color;
     if (running) ms -= Math.max(0, now - state.clock.at);
-    element.textContent = formatClock(ms);
+    element.textContent = digits(formatClock(ms));
     element.classList.toggle('running', running);
     element.classList.toggle('low', ms < 10000);
   }

@@ -2,7 +2,7 @@
  * buttons under the list, the arrow keys, Home and End). The positions come from the server,
  * one per ply: the page replays nothing. */
 import { moveNumber, sideToMove } from './position.js';
-import { opposite, t } from './words.js';
+import { digits, opposite, t } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -38,7 +38,7 @@ export function renderMoves(ctrl) {
     if (color === 'white' || !row) {
       if (row && color === 'white') number += 1;
       row = document.createElement('li');
-      row.append(cell(number + '.', 'number'));
+      row.append(cell(digits(number) + '.', 'number'));
       list.append(row);
       if (color === 'black') row.append(cell('…', 'move placeholder'));
     }

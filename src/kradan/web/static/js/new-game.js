@@ -1,7 +1,7 @@
 /* kradan serve: the new-game form (the game, its rule options, the opponent, the colour, the
  * clock, a start position) and the list of the latest games. */
 import { copyText, gameDescriptions, request, saveInvite, saveSeat } from './api.js';
-import { opposite, playerText, t, tn } from './words.js';
+import { digits, opposite, playerText, t, tn } from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -91,9 +91,11 @@ export function newGameForm() {
   };
   variant.addEventListener('change', showRules);
   showRules();
-  level.addEventListener('input', () => {
-    $('#level-value').textContent = level.value;
-  });
+  const showLevel = () => {
+    $('#level-value').textContent = digits(level.value);
+  };
+  level.addEventListener('input', showLevel);
+  showLevel();
   form.addEventListener('submit', async event => {
     event.preventDefault();
     errorBox.hidden = true;

@@ -9,7 +9,9 @@ import { renderClocks } from './clock.js';
 import { renderAfterGame } from './after-game.js';
 import { renderExports } from './exports.js';
 import { LABELS_KEY, NOTATION_KEY, playing } from './state.js';
-import { colorName, countingText, opposite, playerText, t, terminationText } from './words.js';
+import {
+  colorName, countingText, labelsSwitchText, opposite, otherLabels, playerText, t, terminationText,
+} from './words.js';
 
 const $ = selector => document.querySelector(selector);
 
@@ -56,7 +58,7 @@ export function renderSide(state) {
   if (game.draw_offer) offer.textContent = t('{color} offers a draw', { color: colorName(game.draw_offer) });
 
   renderActions(state);
-  $('#labels').textContent = state.labels === 'thai' ? t('Latin coordinates') : t('Thai coordinates');
+  $('#labels').textContent = labelsSwitchText(state.labels);
   const notation = $('#notation');
   notation.hidden = !game.thai_san;
   notation.textContent = state.notation === 'thai' ? t('Moves in SAN') : t('Moves in Thai SAN');
@@ -81,7 +83,7 @@ export function initSide(ctrl) {
     renderSide(state);
   });
   $('#labels').addEventListener('click', () => {
-    state.labels = state.labels === 'thai' ? 'latin' : 'thai';
+    state.labels = otherLabels(state.labels);
     remember(LABELS_KEY, state.labels);
     if (state.board) {
       showLabels(state);

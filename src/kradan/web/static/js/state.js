@@ -2,6 +2,7 @@
  * this browser holds, which side it may move). Every other module of the page reads and
  * writes this object; none keeps state of its own. */
 import { remembered, seatsOf } from './api.js';
+import { nativeLabels } from './words.js';
 
 export const LABELS_KEY = 'kradan.labels';
 export const NOTATION_KEY = 'kradan.notation';
@@ -15,7 +16,9 @@ export function createState(gameId, descriptions) {
     info: null, // what the server describes of this game (board shape, pocket, premoves...)
     board: null, // the chessgroundx board
     orientation: null,
-    labels: remembered(LABELS_KEY, 'latin') === 'thai' ? 'thai' : 'latin',
+    // Latin coordinates, or the page's own (words.js): a choice remembered on a Thai page is
+    // the Khmer coordinates on a Khmer page
+    labels: remembered(LABELS_KEY, 'latin') === 'latin' ? 'latin' : nativeLabels,
     notation: remembered(NOTATION_KEY, 'san') === 'thai' ? 'thai' : 'san',
     sound: remembered(SOUND_KEY, 'on') !== 'off',
     viewPly: null, // null: the current position; else the ply shown while browsing

@@ -5,7 +5,7 @@
 import { moveNumber, sideToMove } from './position.js';
 import { MARK_CLASSES } from './review-graph.js';
 import { NAG_SYMBOLS } from './tree.js';
-import { N_, t } from './words.js';
+import { N_, digits, t } from './words.js';
 
 const isCount = node => Boolean(node.uci && node.uci.startsWith('count:'));
 const COUNT_WORDS = { 'count:declare': N_('declares a count'), 'count:stop': N_('stops the count') };
@@ -22,8 +22,8 @@ function moveLabel(node, numbering, force) {
   const blackFirst = numbering.first === 'black';
   const white = blackFirst ? ply % 2 === 0 : ply % 2 === 1;
   const number = numbering.number + Math.floor((ply - 1 + (blackFirst ? 1 : 0)) / 2);
-  if (white) return `${number}. `;
-  return force ? `${number}… ` : '';
+  if (white) return `${digits(number)}. `;
+  return force ? `${digits(number)}… ` : '';
 }
 
 function nagText(node) {

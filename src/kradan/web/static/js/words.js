@@ -9,6 +9,8 @@
  *   tn(singular, plural, n, params) the plural form for n (params.n is n unless given);
  *   N_(text)                        text itself: marks a string for extraction, translated later;
  * and the few phrases the pages build from the game's state (colours, players, the count).
+ * Numbers filled into a message, and those digits() writes (move numbers), are in the page's
+ * digits: Khmer and Burmese pages write their own, the others 0-9.
  * English is the source language: a string without a translation is shown as written.
  * The plural forms are chosen with Intl.PluralRules: the catalog says which form each CLDR
  * category ("one", "other", ...) uses. Extraction: pybabel, keywords t and tn:1,2
@@ -34,9 +36,26 @@ try {
   rules = null;
 }
 
+// --- the page's digits and the board's own coordinates ---------------------------------------
+
+/** The digits of the languages whose readers write numbers in their own digits: Khmer and
+ * Burmese. Thai pages keep 0-9, as Thai readers mostly do (docs/translating.md). */
+const NATIVE_DIGITS = { km: '០១២៣៤៥៦៧៨៩', my: '၀၁၂၃၄၅၆၇၈၉' };
+const ownDigits = NATIVE_DIGITS[language];
+
+/** ``value`` (a number, or text with numbers in it) in the page's digits: ``12`` is ``១២`` on
+ * a Khmer page, ``၁၂`` on a Burmese one, ``12`` elsewhere. */
+export function digits(value) {
+  const text = String(value);
+  return ownDigits ? text.replace(/[0-9]/g, digit => ownDigits[digit]) : text;
+}
+
+/** The numbers filled into a message are written in the page's digits; text stays as it is. */
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (whole, key) =>
-    params && params[key] !== undefined ? String(params[key]) : whole);
+  return text.replace(/\{(\w+)\}/g, (whole, key) => {
+    if (!params || params[key] === undefined) return whole;
+    return typeof params[key] === 'number' ? digits(params[key]) : String(params[key]);
+  });
 }
 
 function own(key) {
@@ -64,7 +83,23 @@ export function tn(singular, pluralText, n, params) {
 
 export const N_ = text => text;
 
-window.kradanI18n = { language, t, tn, N_ };
+/** The board's coordinates in a script of the page's language, the switch's other choice beside
+ * Latin: Khmer letters and digits on a Khmer page, Burmese ones on a Burmese page, and elsewhere
+ * Thai ones (as Thai SAN writes them). board.js draws them. */
+export const nativeLabels = { km: 'khmer', my: 'burmese' }[language] || 'thai';
+const LABEL_NAMES = {
+  latin: N_('Latin coordinates'),
+  thai: N_('Thai coordinates'),
+  khmer: N_('Khmer coordinates'),
+  burmese: N_('Burmese coordinates'),
+};
+
+/** The coordinates the switch turns to: the native ones while the board shows Latin ones. */
+export const otherLabels = labels => (labels === 'latin' ? nativeLabels : 'latin');
+/** What the coordinates switch says: the name of the coordinates it turns to. */
+export const labelsSwitchText = labels => t(LABEL_NAMES[otherLabels(labels)]);
+
+window.kradanI18n = { language, t, tn, N_, digits, nativeLabels };
 
 /** The words of the template marked data-t="...", in the page's language. */
 export function translatePage() {
@@ -83,7 +118,7 @@ export const colorName = color => t(COLOR_NAMES[color] || color);
 /** A player as the API writes it: "human", "engine level 10". */
 export function playerText(text) {
   const engine = /^engine level (\d+)$/.exec(String(text || ''));
-  if (engine) return t('engine level {level}', { level: engine[1] });
+  if (engine) return t('engine level {level}', { level: Number(engine[1]) });
   return text === 'human' ? t('human') : String(text || '');
 }
 
