@@ -268,3 +268,28 @@ def test_on_postgresql_a_batch_of_moves_is_one_statement_and_the_rest_go_the_gen
             assert not any(text.startswith("WITH new_moves") for text in general)
 
     run(work, db)
+
+
+def test_the_writer_waits_for_another_writer_without_stopping_the_loop(tmp_path: Path) -> None:
+    """An SQLite file has one writer at a time. The store's writer runs on the event loop's
+    thread; while another connection's transaction (a review, an archive import, a rating)
+    holds the write lock and waits for the loop to go on, the store must wait beside it, not
+    block the loop until SQLite's busy timeout gives up ("database is locked", found by the
+    web fuzzer)."""
+    from sqlalchemy import text
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+
+    async def work(store: Store) -> float:
+        await store.create(new_row("BBBBBBBBBBBB"))
+        loop = asyncio.get_running_loop()
+        async with store.engine.begin() as other:
+            await other.execute(text("UPDATE games SET ply = 0"))  # takes the write lock
+            writing = asyncio.ensure_future(store.create(new_row("CCCCCCCCCCCC")))
+            started = loop.time()
+            await asyncio.sleep(0.3)  # the loop turns: the other transaction goes on, then ends
+            assert not writing.done()
+        await asyncio.wait_for(writing, 3)
+        return loop.time() - started
+
+    assert run(work, url) < 2.0

@@ -37,6 +37,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -380,8 +381,7 @@ class Store:
             async with self.engine.begin() as connection:
                 await connection.run_sync(_apply, batch)
         else:
-            with sync_engine.begin() as connection:
-                _apply(connection, batch)
+            await _sqlite_write(sync_engine, batch)
         self.commits += 1
         self.writes += len(batch)
 
@@ -394,7 +394,45 @@ class Store:
         if self._sync_engine is None:
             self._sync_engine = create_engine(url.set(drivername="sqlite"))
             event.listen(self._sync_engine, "connect", sqlite_pragmas)
+            event.listen(self._sync_engine, "connect", _no_busy_wait)
         return self._sync_engine
+
+
+#: how long the store's SQLite writer waits between tries while another connection writes
+_RETRY_SECONDS = (0.001, 0.002, 0.005, 0.01, 0.02)
+
+
+def _no_busy_wait(dbapi_connection: Any, connection_record: Any) -> None:
+    """The store's own SQLite writer does not wait inside SQLite for another writer: it runs
+    on the event loop's thread, and the other writer (an async connection's transaction) may
+    need the loop to go on before it can finish (see :func:`_sqlite_write`)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=0")
+    cursor.close()
+
+
+async def _sqlite_write(engine: Engine, batch: list[_Write]) -> None:
+    """``batch`` in one transaction on the SQLite file, tried again while another connection
+    holds the write lock: between tries the event loop runs (so that the other transaction, if
+    it is one of this server's async ones, can end), for up to SQLite's usual busy timeout."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    tries = 0
+    while True:
+        try:
+            with engine.begin() as connection:
+                _apply(connection, batch)
+            return
+        except OperationalError as error:
+            if not _busy(error) or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(_RETRY_SECONDS[min(tries, len(_RETRY_SECONDS) - 1)])
+        tries += 1
+
+
+def _busy(error: OperationalError) -> bool:
+    text = str(error.orig).lower()
+    return "database is locked" in text or "database is busy" in text
 
 
 #: a batch of moves on PostgreSQL in one statement (atomic by itself, so run in autocommit): the
