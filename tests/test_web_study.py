@@ -198,3 +198,16 @@ def test_the_pages_are_served(client: Any, tmp_path: Path) -> None:
         page = client.get(path)
         assert page.status_code == 200
         assert "kradan-messages" in page.text
+
+
+# --- what fuzzing found (issue 45: fuzz/web.py's line, pgn-read and pgn-write kinds) ----------
+
+
+def test_a_screened_setup_drop_in_a_line_is_a_422_not_a_500(client: Any) -> None:
+    """Bug: parse_uci takes a Sittuyin setup drop that push then refuses (a screened setup is
+    submitted whole); the refusal escaped the route as a 500."""
+    answer = line(client, variant="sittuyin", options={"sittuyin_setup": "screened"},
+                  moves=["F@b2"])  # fmt: skip
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert "ply 1" in error and "'F@b2'" in error and "submit" in error

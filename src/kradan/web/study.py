@@ -162,16 +162,18 @@ def play_line(body: PlayedLineBody) -> PlayedLine:
             )  # fmt: skip
         try:
             move = board.parse_uci(text)
+            san = board.san(move)
+            thai_san = written(board, move, "thai") if thai else ""
+            board.push(move)  # may refuse what parse_uci took (a screened setup's drop)
         except (KradanError, ValueError, IndexError, KeyError) as error:
-            raise GameError(
+            raise GameError(  # a refused move leaves the board as it was
                 422, N_("ply {ply}: {error}"), ply=len(moves) + 1,
                 error=why_illegal(error, text, board.fen()),
             ) from None  # fmt: skip
-        sans.append(board.san(move))
+        sans.append(san)
         if thai:
-            thais.append(written(board, move, "thai"))
+            thais.append(thai_san)
         uci = move.uci()
-        board.push(move)
         moves.append(uci)
         squares.append(touched_squares(uci))
         positions.append(board.fen(show_promoted=True))
