@@ -211,3 +211,27 @@ def test_a_screened_setup_drop_in_a_line_is_a_422_not_a_500(client: Any) -> None
     assert answer.status_code == 422, answer.text
     error = answer.json()["error"]
     assert "ply 1" in error and "'F@b2'" in error and "submit" in error
+
+
+def test_a_trees_start_is_its_own_whatever_its_headers_say(client: Any) -> None:
+    """Bug: a tree's [Variant], [VariantOptions] and [FEN] headers (left from a PGN read
+    before the start was changed) overrode its variant and start_fen: a 500 when they named
+    no position, the moves played from the wrong start when they did."""
+    garbage = {"variant": "makruk", "moves": [{"uci": "e3e4"}],
+               "headers": {"Variant": "alquerque", "FEN": "garbage", "Event": "kept"}}  # fmt: skip
+    answer = client.post("/api/pgn/write", json=garbage)
+    assert answer.status_code == 200, answer.text
+    written = read_game(io.StringIO(answer.text))
+    assert written is not None
+    assert written.headers["Variant"] == "makruk" and "FEN" not in written.headers
+    assert written.headers["Event"] == "kept"
+    assert [move.uci() for move in written.mainline_moves()] == ["e3e4"]
+    start = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    other = {"variant": "makruk", "start_fen": start, "moves": [{"uci": "e2e3"}],
+             "headers": {"FEN": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "SetUp": "1",
+                         "VariantOptions": "counting=declared"}}  # fmt: skip
+    answer = client.post("/api/pgn/write", json=other)
+    assert answer.status_code == 200, answer.text
+    written = read_game(io.StringIO(answer.text))
+    assert written is not None
+    assert written.headers["FEN"] == start and "VariantOptions" not in written.headers

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import KradanError
 from ..games import CheckBoard, GameBoard, StatusBoard, find_game
 from ..pgn import options_text, parse_options, read_game
+from ..pgn.headers import OPTIONS_TAG
 from ..pgn.tree import ChildNode, Game, GameNode
 from ..pieces import square_name
 from .i18n import N_
@@ -41,6 +42,8 @@ MAX_PGN = 256 * 1024
 #: the most nodes of a tree written as PGN
 MAX_NODES = 5000
 COUNT_ENTRIES = {"count:declare": "declare", "count:stop": "stop"}
+#: the PGN tags that say where a game starts
+POSITION_TAGS = ("Variant", OPTIONS_TAG, "FEN", "SetUp")
 
 OptionValue = bool | int | str | list[str]
 MoveText = Annotated[str, Field(min_length=1, max_length=64)]
@@ -364,7 +367,10 @@ def pgn_of(tree: TreeView) -> str:
     :raises GameError: 400 for a bad start, 422 for an illegal move, 413 for a tree too large.
     """
     board = start_board(tree.variant, dict(tree.options), tree.start_fen)
-    game = Game.from_board(board, headers=tree.headers)
+    # the start is the tree's variant, options and start_fen: headers that say otherwise
+    # (left from a PGN read before the start was changed) give way to them
+    headers = {tag: text for tag, text in tree.headers.items() if tag not in POSITION_TAGS}
+    game = Game.from_board(board, headers=headers)
     game.comment = tree.comment
     _add_line(game, tree.moves, [MAX_NODES])
     try:
