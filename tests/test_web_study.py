@@ -235,3 +235,84 @@ def test_a_trees_start_is_its_own_whatever_its_headers_say(client: Any) -> None:
     written = read_game(io.StringIO(answer.text))
     assert written is not None
     assert written.headers["FEN"] == start and "VariantOptions" not in written.headers
+
+
+def _bushy_game(plies: int, every: int, length: int) -> Any:
+    """A Makruk game of about ``plies`` plies (moves chosen by a seeded coin) with a variation of
+    up to ``length`` plies replacing every ``every``-th move of its second half."""
+    import random
+
+    from kradan.pgn import Game
+
+    rng = random.Random(45)
+    board = Board()
+    game = Game.from_board(board)
+    node: Any = game
+    while len(board.move_stack) < plies and board.outcome() is None:
+        legal = sorted(board.legal_moves, key=lambda move: move.uci())
+        move = rng.choice(legal)
+        if len(board.move_stack) > plies // 2 and len(board.move_stack) % every == 0:
+            side_board = board.copy()
+            side: Any = node
+            for first in [m for m in legal if m != move][:1]:
+                while len(side_board.move_stack) < len(board.move_stack) + length:
+                    if side_board.outcome() is not None:
+                        break
+                    side = side.add_legal(first)
+                    side_board.push(first)
+                    first = sorted(side_board.legal_moves, key=lambda m: m.uci())[0]
+        node = node.add_legal(move)
+        node.parent.variations.insert(0, node.parent.variations.pop())
+        board.push(move)
+    return game
+
+
+def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> None:
+    """Bug: reading and writing replayed the game from its start for every move (three times
+    a move when reading): a 400-ply game with a few thousand moves of variations took tens of
+    seconds of the server's only thread. Each position now comes from the one before it."""
+    import time
+
+    game = _bushy_game(plies=400, every=3, length=40)
+    text = str(game)
+    began = time.perf_counter()
+    read = client.post("/api/pgn/read", json={"pgn": text})
+    assert read.status_code == 200, read.text
+    tree = read.json()
+
+    def bare(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The line without what the writer does not read (it keeps the body small)."""
+        return [{"uci": node["uci"], "variations": [bare(side) for side in node["variations"]]}
+                for node in line]  # fmt: skip
+
+    written = client.post("/api/pgn/write", json={**tree, "moves": bare(tree["moves"])})
+    assert written.status_code == 200, written.text
+    seconds = time.perf_counter() - began
+    again = read_game(io.StringIO(written.text))
+    assert again is not None
+    assert str(again).split("\n\n", 1)[1] == text.split("\n\n", 1)[1]
+
+    def moves(line: list[dict[str, Any]]) -> int:
+        return sum(1 + sum(moves(side) for side in node["variations"]) for node in line)
+
+    assert len(tree["moves"]) == 400 and moves(tree["moves"]) > 2500
+    assert seconds < 5.0, seconds
+
+
+@pytest.mark.parametrize(
+    ("tree", "quoted"),
+    [
+        ({"variant": "makruk", "moves": [{"uci": "e3e4", "counts": ["count:stop"]},
+                                         {"uci": "d6d5"}]}, "declared"),
+        ({"variant": "sittuyin", "options": {"sittuyin_setup": "screened"},
+          "moves": [{"uci": "F@b2"}, {"uci": "F@b7"}]}, "'F@b2'"),
+    ],
+)  # fmt: skip
+def test_a_refused_count_or_drop_before_the_next_move_is_a_422_not_a_500(
+    client: Any, tree: dict[str, Any], quoted: str
+) -> None:
+    """Bug: the next move's position was replayed outside the route's checks, so a count the
+    rules refuse, or a screened setup's drop, followed by another move was a 500."""
+    answer = client.post("/api/pgn/write", json=tree)
+    assert answer.status_code == 422, answer.text
+    assert quoted in answer.json()["error"]
