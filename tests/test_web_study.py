@@ -316,3 +316,68 @@ def test_a_refused_count_or_drop_before_the_next_move_is_a_422_not_a_500(
     answer = client.post("/api/pgn/write", json=tree)
     assert answer.status_code == 422, answer.text
     assert quoted in answer.json()["error"]
+
+
+DECLARED = '[VariantOptions "counting=declared"]\n[FEN "4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1"]\n\n'
+
+
+@pytest.mark.parametrize(
+    ("pgn", "quoted"),
+    [
+        ("1. e4 $0 *", "nags"), ("1. e4 $256 *", "nags"),
+        ("1. e4 " + " ".join(f"${n}" for n in range(1, 10)) + " *", "nags"),
+        (f'[{"T" * 41} "x"]\n\n1. e4 *', "headers"),
+        ("".join(f'[T{n} "x"]\n' for n in range(101)) + "\n1. e4 *", "headers"),
+        (DECLARED + "1. Rd3 " + "{[%count declare]} {[%count stop]} " * 3 + "*", "counts"),
+    ],
+)  # fmt: skip
+def test_pgn_that_the_tree_cannot_hold_is_a_400_not_a_500(
+    client: Any, pgn: str, quoted: str
+) -> None:
+    """Bug: a game the reader takes but the tree's model refuses (a NAG $0 or over 255, nine
+    NAGs, a tag name over 40 characters, 101 tags, six counts after a move) was a 500: the
+    model refused the answer, not the request."""
+    answer = client.post("/api/pgn/read", json={"pgn": pgn})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error.startswith("cannot read the PGN") and quoted in error
+
+
+def _nested_pgn(depth: int) -> str:
+    """A Makruk game whose variations nest ``depth`` deep: each replaces the move before the
+    next level (``1. a (1. b c (1... d e (2. f ...``); moves that end the game are avoided."""
+    from kradan.pgn import Game
+
+    board = Board()
+    game = Game.from_board(board)
+    node: Any = game
+    for _ in range(depth):
+        legal = sorted(board.legal_moves, key=lambda move: move.uci())
+        for move in reversed(legal[1:]):
+            board.push(move)
+            quiet = board.outcome() is None and len(list(board.legal_moves)) > 1
+            board.pop()
+            if quiet:
+                break
+        node.add_legal(legal[0])
+        node = node.add_legal(move)
+        board.push(move)
+    return str(game)
+
+
+def test_variations_nested_too_deeply_are_a_400_not_a_500(client: Any) -> None:
+    """Bug: the tree was built by recursion, a level a variation: some 300 nested variations
+    (a PGN of 5 KB) ran out of stack, a 500. Reading takes 100 levels and refuses more."""
+    from kradan.web.study import MAX_NESTING
+
+    answer = client.post("/api/pgn/read", json={"pgn": _nested_pgn(300)})
+    assert answer.status_code == 400, answer.text
+    assert "nested" in answer.json()["error"]
+    deep = client.post("/api/pgn/read", json={"pgn": _nested_pgn(MAX_NESTING)})
+    assert deep.status_code == 200, deep.text
+
+    def nesting(line: list[dict[str, Any]]) -> int:
+        return max((1 + nesting(side) for node in line for side in node["variations"]), default=0)
+
+    assert nesting(deep.json()["moves"]) == MAX_NESTING
+    assert client.post("/api/pgn/write", json=deep.json()).status_code == 200

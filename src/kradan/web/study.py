@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import KradanError
 from ..games import CheckBoard, GameBoard, StatusBoard, find_game
@@ -41,6 +41,8 @@ MAX_LINE = 1000
 MAX_PGN = 256 * 1024
 #: the most nodes of a tree written as PGN
 MAX_NODES = 5000
+#: the deepest variations of a PGN read may nest (a variation within a variation, ...)
+MAX_NESTING = 100
 COUNT_ENTRIES = {"count:declare": "declare", "count:stop": "stop"}
 #: the PGN tags that say where a game starts
 POSITION_TAGS = ("Variant", OPTIONS_TAG, "FEN", "SetUp")
@@ -283,18 +285,28 @@ def _node_view(node: ChildNode, board: GameBoard, thai: bool) -> NodeView:
     )
 
 
-def _line_of(first: ChildNode, board: GameBoard, thai: bool) -> list[NodeView]:
+def _line_of(first: ChildNode, board: GameBoard, thai: bool, depth: int = 0) -> list[NodeView]:
     """The line that begins with ``first`` and follows the main continuations, each move with
     the variations that replace it. ``board`` is the position before ``first``; the line is
     played on it (a position each node, not a replay from the start: a long game's tree is
-    read in time linear in its moves)."""
+    read in time linear in its moves). ``depth``: how deeply the line is nested.
+
+    :raises GameError: 400 for variations nested more than :data:`MAX_NESTING` deep.
+    """
+    if depth > MAX_NESTING:
+        raise GameError(
+            400, N_("cannot read the PGN: {error}"),
+            error=f"variations nested more than {MAX_NESTING} deep",
+        )  # fmt: skip
     line: list[NodeView] = []
     at: ChildNode | None = first
     while at is not None:
         parent = at.parent
         variations = []
         if parent is not None and parent.variations[0] is at:
-            variations = [_line_of(other, board.copy(), thai) for other in parent.variations[1:]]
+            variations = [
+                _line_of(other, board.copy(), thai, depth + 1) for other in parent.variations[1:]
+            ]
         view = _node_view(at, board, thai)
         view.variations = variations
         line.append(view)
@@ -339,7 +351,13 @@ async def read_pgn(body: PgnBody) -> TreeView:
         raise GameError(400, N_("cannot read the PGN: {error}"), error=str(error)) from None
     if game is None:
         raise GameError(400, N_("cannot read the PGN: {error}"), error="no game in it")
-    return tree_of(game)
+    try:
+        return tree_of(game)
+    except ValidationError as error:  # a game the tree cannot hold (a NAG $0, a long tag name)
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        problem = f"{where}: {first['msg']}" if where else first["msg"]
+        raise GameError(400, N_("cannot read the PGN: {error}"), error=problem) from None
 
 
 def _add_line(parent: GameNode, board: GameBoard, line: list[NodeView], budget: list[int]) -> None:
