@@ -293,9 +293,17 @@ def _spliced(seeds: list[str], entry: st.SearchStrategy[Any]) -> st.SearchStrate
     )
 
 
+def _with_entry(text: str, where: int, entry: str) -> str:
+    """A line in text form (:func:`fuzz.study.line_body`) with ``entry`` among its moves."""
+    head, _, moves = text.rpartition("\n")
+    words = moves.split()
+    where %= len(words) + 1
+    return head + "\n" + " ".join([*words[:where], entry, *words[where:]])
+
+
 @cache
 def study_bodies() -> dict[str, st.SearchStrategy[str]]:
-    """The bodies of the analysis board's kinds (see :mod:`fuzz.web`): ``line`` (JSON),
+    """The bodies of the analysis board's kinds (see :mod:`fuzz.web`): ``line`` (JSON or text),
     ``pgn-read`` (PGN text, sometimes a JSON object) and ``pgn-write`` (JSON trees, sometimes
     PGN text that is read and written back)."""
     from . import study
@@ -313,7 +321,12 @@ def study_bodies() -> dict[str, st.SearchStrategy[str]]:
         optional={"variant": variant, "options": options, "fen": fen_field,
                   "moves": st.lists(_line_entry(), max_size=8), "x": st.integers()},
     )  # fmt: skip
-    line_text = st.one_of(line, _spliced(study.line_bodies(), _line_entry())).map(json.dumps)
+    line_text = st.one_of(
+        st.one_of(line, _spliced(study.line_bodies(), _line_entry())).map(json.dumps),
+        st.tuples(st.sampled_from(study.line_texts()), st.integers(0, 10_000), _line_entry()).map(
+            lambda p: _with_entry(*p)
+        ),
+    )
     nag = st.one_of(st.integers(1, 255), st.integers(-2, 300))
     node = st.fixed_dictionaries(
         {"uci": _line_entry()},

@@ -113,6 +113,43 @@ def line_bodies() -> list[str]:
     return [json.dumps(body, separators=(",", ":")) for body in bodies]
 
 
+def line_texts() -> list[str]:
+    """The lines of :func:`lines` in the text form :func:`line_body` reads: a mutated text
+    keeps its shape, where a mutated JSON body mostly stops at the JSON parser."""
+    texts = []
+    for variant, options, fen, entries in lines():
+        words = [variant, *(f"{name}={_option_word(value)}" for name, value in options.items())]
+        texts.append(" ".join(words) + "\n" + (fen or "") + "\n" + " ".join(entries))
+    return texts
+
+
+def _option_word(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def line_body(text: str) -> str:
+    """The ``POST /api/line`` body (JSON) of a line's text form: the game and its options
+    (``name=value``; ``true``, ``false`` and whole numbers as such) on the first line, the FEN
+    (or nothing) on the second, the moves after them, split at white space."""
+    first, _, rest = text.partition("\n")
+    fen, _, moves = rest.partition("\n")
+    variant, *words = first.split(" ")
+    options: dict[str, Any] = {}
+    for word in words:
+        name, _, value = word.partition("=")
+        known: dict[str, Any] = {"true": True, "false": False}
+        try:
+            options[name] = known.get(value, int(value) if value.isdecimal() else value)
+        except ValueError:  # more digits than int() reads
+            options[name] = value
+    body: dict[str, Any] = {"variant": variant, "moves": moves.split()}
+    if options:
+        body["options"] = options
+    if fen:
+        body["fen"] = fen
+    return json.dumps(body)
+
+
 def _study_game(variant: str, options: dict[str, Any], fen: str | None,
                 entries: tuple[str, ...], seed: int) -> Any:  # fmt: skip
     """The line as a PGN game, with a comment, NAGs, a clock or an evaluation now and then, and
@@ -146,7 +183,7 @@ def _study_game(variant: str, options: dict[str, Any], fen: str | None,
             others = [m for m in board.legal_moves if m.uci() != entry]
             if others:
                 first = rng.choice(others)
-                side = node.add_variation(first, comment="or this")
+                side = node.add_legal(first, comment="or this")
                 side.nags.add(rng.choice([2, 4, 6]))
                 after = board.copy()
                 after.push(first)
@@ -155,9 +192,9 @@ def _study_game(variant: str, options: dict[str, Any], fen: str | None,
                     if not replies or after.outcome() is not None:
                         break
                     reply = rng.choice(replies)
-                    side = side.add_variation(reply)
+                    side = side.add_legal(reply)
                     after.push(reply)
-        child = node.add_variation(move)
+        child = node.add_legal(move)
         node.variations.insert(0, node.variations.pop())  # the line stays the main one
         if number % 5 == 1:
             child.comment = rng.choice(["a comment", "[%clk 0:04:59.5]", "[%eval -1.25]",
@@ -189,9 +226,9 @@ def _nested(depth: int) -> Any:
             board.pop()
         if not quiet:
             break
-        node.add_variation(legal[0])
+        node.add_legal(legal[0])
         move = rng.choice(quiet)
-        node = node.add_variation(move)
+        node = node.add_legal(move)
         board.push(move)
     return game
 
@@ -230,11 +267,15 @@ def tree_bodies() -> list[str]:
     """``POST /api/pgn/write`` bodies: the study games' trees as ``/api/pgn/read`` gives
     them, and the same trees cut down to what the writer reads (moves, comments, NAGs, counts
     and variations), which keeps a deep line's tree within the mutator's 16 KiB."""
+    from kradan.web.model import GameError
     from kradan.web.study import tree_of
 
     bodies = []
     for game in study_games():
-        tree = tree_of(game).model_dump(exclude_defaults=True)
+        try:
+            tree = tree_of(game).model_dump(exclude_defaults=True)
+        except GameError:  # nested deeper than a tree read may be
+            continue
         full = json.dumps(tree, separators=(",", ":"), ensure_ascii=False)
         if len(full) < 12_000:
             bodies.append(full)

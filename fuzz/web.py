@@ -17,9 +17,11 @@ review: the body as the game's id, or the game's), ``page`` (GET the body as a p
 ``archive`` (POST the body as PGN), ``search``, ``export`` and ``explore`` (the body as the
 query string of ``/api/archive``, ``/api/archive.pgn`` and ``/api/explorer``) and ``archived``
 (GET ``/api/archive/<body>``), and the analysis board's: ``line`` (POST /api/line, the body as
-JSON), ``pgn-read`` (POST /api/pgn/read: a body that is a JSON object goes as it is, any other
-is PGN text, sent as ``{"pgn": body}``) and ``pgn-write`` (POST /api/pgn/write: a body that is
-JSON goes as it is; any other is PGN text, read by /api/pgn/read and its tree written back).
+JSON; a body that is no JSON and does not look like it is a line in text form, see
+:func:`fuzz.study.line_body`), ``pgn-read`` (POST /api/pgn/read: a body that is a JSON object
+goes as it is, any other is PGN text, sent as ``{"pgn": body}``) and ``pgn-write`` (POST
+/api/pgn/write: a body that is JSON goes as it is; any other is PGN text, read by
+/api/pgn/read and its tree written back).
 :mod:`fuzz.study` makes their seeds.
 
 :data:`KINDS_VARIABLE` (``KRADAN_FUZZ_WEB_KINDS=line,pgn-read``; ``benchmarks/fuzz.py --kinds``
@@ -240,6 +242,8 @@ class WebApp:
         except ValueError:
             value = None
         route = STUDY_ROUTES[kind]
+        if kind == "line" and value is None and not text.lstrip().startswith(("{", "[")):
+            body = study.line_body(text).encode()  # a line in text form
         as_is = kind == "line" or (kind == "pgn-read" and isinstance(value, dict))
         if not as_is and not (kind == "pgn-write" and value is not None):
             # PGN text: read it, and (pgn-write) write back the tree read
@@ -367,6 +371,7 @@ def seeds() -> list[bytes]:
         ("raw", 'POST /api/line\n{"variant": "karouk", "moves": ["e3e4"]}'),
     ]  # fmt: skip
     cases += [("line", body) for body in study.line_bodies()]
+    cases += [("line", text) for text in study.line_texts()]
     cases += [("pgn-read", text) for text in study.pgn_texts()]
     cases += [("pgn-write", body) for body in study.tree_bodies()]
     return [f"{head}\n{body}".encode() for head, body in cases]
