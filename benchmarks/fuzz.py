@@ -198,8 +198,8 @@ def main() -> None:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(one, runs))
     print_table(
-        "Fuzzing (kradan's typed errors pass; any other exception, a dead or silent engine, or "
-        "a 500 is a crash; a hang is over 1 s per input)",
+        "Fuzzing (kradan's typed errors pass, but out of the web app; any other exception, a "
+        "dead or silent engine, or a 500 is a crash; a hang is over 1 s per input)",
         ["target", "engine", "inputs", "seconds", "inputs/s", "crashes", "hangs", "peak MB",
          "engine MB"],
         [row(stats) for stats in results],
