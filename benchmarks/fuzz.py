@@ -5,6 +5,7 @@ inputs/s, crashes, hangs (over 1 s per input, twice running) and peak memory (RS
     python benchmarks/fuzz.py                                  # 2,000 inputs, every target
     python benchmarks/fuzz.py --targets fen pgn --inputs 50000 --engines atheris
     python benchmarks/fuzz.py --list                           # the targets
+    python benchmarks/fuzz.py --targets web --engines mutate --kinds line pgn-read --inputs 100000
 
 The campaign of issue 13, 10^6 inputs per target (about 3 hours of one core; nice it). The
 library's parsers get libFuzzer, the engines, the command line and the web app the mutator
@@ -20,6 +21,11 @@ on real positions), ``pgn``, ``options`` (option strings and ``[VariantOptions]`
 ``kradan xboard``), ``cli`` (every ``kradan`` command's words and input file) and ``web``
 (``kradan serve``'s API and socket). The ``fuzz/`` package holds them;
 ``tests/test_fuzz_short.py`` is the short pass CI runs.
+
+``--kinds`` runs the ``web`` target once for each kind of request it names (``fuzz/web.py``
+lists them: ``line``, ``pgn-read``, ``analysis``, ...; ``--list`` prints them too), each run
+with that kind's seeds, grammar and inputs alone, and its own row (``web:line``): so that each
+endpoint gets its count of inputs. It sets ``KRADAN_FUZZ_WEB_KINDS`` for the run.
 
 Engines: ``mutate`` (random edits of the seeds), ``hypothesis`` (structured inputs from each
 target's grammar) and ``atheris`` (coverage-guided libFuzzer; ``pip install atheris``). Each
@@ -81,8 +87,14 @@ def worker(name: str, engine: str, inputs: int, seed: int, stats_path: Path) -> 
     stats_path.write_text(json.dumps(asdict(stats)), encoding="utf-8")
 
 
-def run_isolated(name: str, engine: str, inputs: int, seed: int) -> Stats:
-    """One target in a child process (see :func:`worker`)."""
+def run_isolated(name: str, engine: str, inputs: int, seed: int, kind: str = "") -> Stats:
+    """One target in a child process (see :func:`worker`); ``kind``: the web target's kind
+    of request that the run is kept to (none: every kind)."""
+    from fuzz.web import KINDS_VARIABLE
+
+    environment = {**os.environ}
+    if kind:
+        environment[KINDS_VARIABLE] = kind
     with tempfile.TemporaryDirectory() as folder:
         stats_path = Path(folder) / "stats.json"
         command = [sys.executable, __file__, "--worker", name, engine, str(inputs), str(seed),
@@ -92,12 +104,14 @@ def run_isolated(name: str, engine: str, inputs: int, seed: int) -> Stats:
             # libFuzzer's own progress goes to the log; the worker's findings to our stderr
             stderr = errors if engine == "atheris" else None
             began = time.perf_counter()
-            status = subprocess.run(command, stderr=stderr, env={**os.environ}).returncode
+            status = subprocess.run(command, stderr=stderr, env=environment).returncode
             seconds = time.perf_counter() - began
         if engine == "atheris":
             for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
                 if ": CRASH " in line or ": HANG " in line or "Traceback" in line:
                     print(line, file=sys.stderr)
+        if kind:
+            name = f"{name}:{kind}"
         if not stats_path.exists():
             stats = Stats(name, engine, seconds=seconds, crashes=1)
             stats.examples.append((f"CRASH the worker ended with status {status}", ""))
@@ -135,27 +149,46 @@ def main() -> None:
     parser.add_argument(
         "--log", metavar="FILE.jsonl", help="add each target's count to this file as it finishes"
     )
-    parser.add_argument("--list", action="store_true", help="list the targets")
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        default=[],
+        metavar="KIND",
+        help="run the web target once per kind of request named, each alone (see --list)",
+    )
+    parser.add_argument("--list", action="store_true", help="list the targets and web kinds")
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         name, engine, inputs, seed, path = args.worker
         worker(name, engine, int(inputs), int(seed), Path(path))
         return
+    from fuzz.web import KINDS
+
     if args.list:
         print("\n".join(TARGETS))
+        print("web kinds (--kinds):", " ".join(KINDS))
         return
     names = args.targets
     unknown = sorted(set(names) - set(TARGETS))
     if unknown:
         parser.error(f"unknown targets {unknown}; --list lists them")
+    unknown = sorted(set(args.kinds) - set(KINDS))
+    if unknown:
+        parser.error(f"unknown web kinds {unknown}; --list lists them")
     if args.campaign:
-        runs = [(n, e) for n, e in CAMPAIGN if n in names]
+        pairs = [(n, e) for n, e in CAMPAIGN if n in names]
     else:
-        runs = [(n, e) for n in names for e in args.engines]
+        pairs = [(n, e) for n in names for e in args.engines]
+    runs = [
+        (n, e, kind)
+        for n, e in pairs
+        for kind in (args.kinds if n == "web" and args.kinds else [""])
+    ]
 
-    def one(run: tuple[str, str]) -> Stats:
-        stats = run_isolated(*run, args.inputs, args.seed)
+    def one(run: tuple[str, str, str]) -> Stats:
+        name, engine, kind = run
+        stats = run_isolated(name, engine, args.inputs, args.seed, kind)
         print(" | ".join(row(stats)), flush=True)
         if args.log:
             with open(args.log, "a", encoding="utf-8") as log:
@@ -165,8 +198,8 @@ def main() -> None:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(one, runs))
     print_table(
-        "Fuzzing (kradan's typed errors pass; any other exception, a dead or silent engine, or "
-        "a 500 is a crash; a hang is over 1 s per input)",
+        "Fuzzing (kradan's typed errors pass, but out of the web app; any other exception, a "
+        "dead or silent engine, or a 500 is a crash; a hang is over 1 s per input)",
         ["target", "engine", "inputs", "seconds", "inputs/s", "crashes", "hangs", "peak MB",
          "engine MB"],
         [row(stats) for stats in results],

@@ -155,7 +155,8 @@ def pgn() -> st.SearchStrategy[bytes]:
         san_text,
         st.integers(0, 300).map(lambda n: f"{n}."),
         st.sampled_from(["{[%count declare]}", "{[%count stop]}", "{declare count}", "(", ")",
-                         "$1", "$255", "*", "1-0", "0-1", "1/2-1/2", "{", "}", ";", "%", "\n"]),
+                         "$1", "$255", "$0", "$256", "*", "1-0", "0-1", "1/2-1/2", "{", "}", ";",
+                         "%", "\n"]),
         _junk("{}()$;%", 8).map(lambda t: "{" + t + "}"),
     )  # fmt: skip
     game = st.tuples(st.lists(header, max_size=6), st.lists(token, max_size=30)).map(
@@ -265,9 +266,114 @@ def _analysis(
     return st.one_of(st.fixed_dictionaries({}, optional=fields), message, plausible)
 
 
+def _line_entry() -> st.SearchStrategy[str]:
+    """An entry of a line: a UCI move (a drop, a chain, a huff), a count, or garbage."""
+    return st.one_of(
+        _uci_text(), st.sampled_from(["count:declare", "count:stop", "count:", "count:x"]),
+        st.sampled_from(["K@e3", "F@d2", "R@a1", "e3e5c3", "hb3,b2c3", "ha1,d5d3", "e3e4f"]),
+        _junk("abcdefgh12345678@,:", 8),
+    )  # fmt: skip
+
+
+def _spliced(seeds: list[str], entry: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """One of ``seeds`` (JSON text) with its ``moves`` list cut at a random place and
+    ``entry`` put there: a real line, with a flaw somewhere along it."""
+
+    def splice(args: tuple[str, int, Any, bool]) -> Any:
+        text, where, new, cut = args
+        value = json.loads(text)
+        moves = value.get("moves") if isinstance(value, dict) else None
+        if isinstance(moves, list):
+            where %= len(moves) + 1
+            moves[where:] = [new] if cut else [new, *moves[where:]]
+        return value
+
+    return st.tuples(st.sampled_from(seeds), st.integers(0, 10_000), entry, st.booleans()).map(
+        splice
+    )
+
+
+def _with_entry(text: str, where: int, entry: str) -> str:
+    """A line in text form (:func:`fuzz.study.line_body`) with ``entry`` among its moves."""
+    head, _, moves = text.rpartition("\n")
+    words = moves.split()
+    where %= len(words) + 1
+    return head + "\n" + " ".join([*words[:where], entry, *words[where:]])
+
+
 @cache
-def web_requests() -> st.SearchStrategy[bytes]:
-    """Requests to the web app and messages on its socket (JSON; see :mod:`fuzz.web`)."""
+def study_bodies() -> dict[str, st.SearchStrategy[str]]:
+    """The bodies of the analysis board's kinds (see :mod:`fuzz.web`): ``line`` (JSON or text),
+    ``pgn-read`` (PGN text, sometimes a JSON object) and ``pgn-write`` (JSON trees, sometimes
+    PGN text that is read and written back)."""
+    from . import study
+
+    variant = st.sampled_from(GAME_NAMES)
+    options = st.dictionaries(
+        st.sampled_from(["counting", "sittuyin_setup", "capture_rule", "chain_continuation",
+                         "stalemate", "n_move_rule", "show_promoted", "x"]),
+        st.one_of(st.booleans(), st.integers(-1, 2**64), _option_values(), st.lists(_junk("", 4))),
+        max_size=3,
+    )  # fmt: skip
+    fen_field = st.one_of(st.none(), _fen_text(), st.sampled_from(corpus.fen_seeds()[:40]))
+    line = st.fixed_dictionaries(
+        {},
+        optional={"variant": variant, "options": options, "fen": fen_field,
+                  "moves": st.lists(_line_entry(), max_size=8), "x": st.integers()},
+    )  # fmt: skip
+    line_text = st.one_of(
+        st.one_of(line, _spliced(study.line_bodies(), _line_entry())).map(json.dumps),
+        st.tuples(st.sampled_from(study.line_texts()), st.integers(0, 10_000), _line_entry()).map(
+            lambda p: _with_entry(*p)
+        ),
+    )
+    nag = st.one_of(st.integers(1, 255), st.integers(-2, 300))
+    node = st.fixed_dictionaries(
+        {"uci": _line_entry()},
+        optional={"san": _junk("", 6), "fen": st.one_of(_fen_text(), _junk("", 6)),
+                  "comment": _junk("{}[]%", 20),
+                  "nags": st.lists(nag, max_size=9),
+                  "counts": st.lists(st.sampled_from(["count:declare", "count:stop", "x"]),
+                                     max_size=5)},
+    )  # fmt: skip
+    tree_line = st.recursive(
+        st.lists(node, max_size=4),
+        lambda inner: st.lists(
+            st.tuples(node, st.lists(inner, max_size=3)).map(
+                lambda pair: {**pair[0], "variations": pair[1]}
+            ),
+            max_size=4,
+        ),
+        max_leaves=12,
+    )
+    headers = st.dictionaries(
+        st.one_of(st.sampled_from(["Event", "White", "Result", "Variant", "FEN", "SetUp",
+                                   "VariantOptions", "Termination"]), _junk("", 45)),
+        st.one_of(st.sampled_from(GAME_NAMES), _fen_text(), _junk('"\\]\n', 12)),
+        max_size=4,
+    )  # fmt: skip
+    tree = st.fixed_dictionaries(
+        {},
+        optional={"variant": variant, "options": options, "start_fen": fen_field,
+                  "headers": headers, "comment": _junk("{}", 12), "moves": tree_line},
+    )  # fmt: skip
+    tree_text = st.one_of(
+        tree, _spliced(study.tree_bodies(), node), _spliced(study.tree_bodies(), node)
+    ).map(json.dumps)
+    pgn_text = st.one_of(
+        pgn().map(lambda b: b.decode("utf-8", "replace")), st.sampled_from(study.pgn_texts())
+    )
+    return {
+        "line": line_text,
+        "pgn-read": st.one_of(pgn_text, pgn_text.map(lambda t: json.dumps({"pgn": t}))),
+        "pgn-write": st.one_of(tree_text, tree_text, pgn_text),
+    }
+
+
+@cache
+def web_requests(kinds: tuple[str, ...] | None = None) -> st.SearchStrategy[bytes]:
+    """Requests to the web app and messages on its socket (JSON; see :mod:`fuzz.web`), of
+    the ``kinds`` given (none: every kind, and made-up ones)."""
     anything = st.recursive(
         st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
                   _junk("", 16)),
@@ -308,7 +414,7 @@ def web_requests() -> st.SearchStrategy[bytes]:
     kind = st.sampled_from(["new", "move", "action", "setup", "get", "pgn", "list", "join",
                             "socket", "analysis", "analysis-socket", "review", "review-get",
                             "page", "raw", "archive", "search", "export", "archived", "explore",
-                            "read-move", "x"])  # fmt: skip
+                            "read-move", "line", "pgn-read", "pgn-write", "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),
@@ -319,11 +425,30 @@ def web_requests() -> st.SearchStrategy[bytes]:
     ).map(lambda words: urlencode(words))  # fmt: skip
     archive_text = st.one_of(pgn().map(lambda b: b.decode("utf-8", "replace")), query)
     text = st.one_of(body.map(json.dumps), _junk("", 40), archive_text)
+    studies = study_bodies()
+
+    def text_of(name: str) -> st.SearchStrategy[str]:
+        """Bodies for ``name``: its own grammar's mostly, any request's sometimes."""
+        if name in studies:
+            return st.one_of(studies[name], studies[name], text)
+        if name in ("analysis", "analysis-socket"):
+            return st.one_of(analysis.map(json.dumps), text)
+        return text
+
+    if kinds:
+        requests = st.sampled_from(kinds).flatmap(
+            lambda name: st.tuples(st.just(name), st.integers(0, 20), text_of(name))
+        )
+        return _encode(requests.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))
     request = st.tuples(kind, st.integers(0, 20), text)
-    # a third of the inputs ask for analysis, with a body made for it
+    # a third of the inputs ask for analysis, with a body made for it; a sixth are the
+    # analysis board's, with theirs
     analysing = st.tuples(
         st.sampled_from(["analysis", "analysis-socket"]), st.integers(0, 20),
         analysis.map(json.dumps),
     )  # fmt: skip
-    requests = st.one_of(request, analysing, request)
+    studying = st.sampled_from(sorted(studies)).flatmap(
+        lambda name: st.tuples(st.just(name), st.integers(0, 20), studies[name])
+    )
+    requests = st.one_of(request, analysing, request, studying, request, analysing)
     return _encode(requests.map(lambda p: f"{p[0]} {p[1]}\n{p[2]}"))

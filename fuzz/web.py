@@ -1,6 +1,7 @@
 """``kradan serve``'s JSON API and game socket, through Starlette's TestClient on an app with
-its own SQLite file (as the web tests do). A 500 answer, an exception out of the app, or a
-socket that closes or falls silent after a message is a crash; any 4xx answer is a pass.
+its own SQLite file (as the web tests do). A 500 answer, an exception out of the app (kradan's
+typed errors too: the test client raises the exception behind a 500), or a socket that closes
+or falls silent after a message is a crash; any 4xx answer is a pass.
 
 An input is a first line ``KIND [N]`` and a body. ``N`` picks one of a few games made at the
 start (and made again every :data:`FRESH_EVERY` inputs, as moves and resignations end them) and
@@ -15,7 +16,17 @@ review: the body as the game's id, or the game's), ``page`` (GET the body as a p
 (the body's first line is ``METHOD PATH``, the rest the request body), and the archive's:
 ``archive`` (POST the body as PGN), ``search``, ``export`` and ``explore`` (the body as the
 query string of ``/api/archive``, ``/api/archive.pgn`` and ``/api/explorer``) and ``archived``
-(GET ``/api/archive/<body>``).
+(GET ``/api/archive/<body>``), and the analysis board's: ``line`` (POST /api/line, the body as
+JSON; a body that is no JSON and does not look like it is a line in text form, see
+:func:`fuzz.study.line_body`), ``pgn-read`` (POST /api/pgn/read: a body that is a JSON object
+goes as it is, any other is PGN text, sent as ``{"pgn": body}``) and ``pgn-write`` (POST
+/api/pgn/write: a body that is JSON goes as it is; any other is PGN text, read by
+/api/pgn/read and its tree written back).
+:mod:`fuzz.study` makes their seeds.
+
+:data:`KINDS_VARIABLE` (``KRADAN_FUZZ_WEB_KINDS=line,pgn-read``; ``benchmarks/fuzz.py --kinds``
+sets it) keeps a run to some kinds: only their seeds, only their grammar, and an input whose
+first word is no kind of them goes to one of them (chosen by ``N``).
 
 An analysis body that is a JSON object without ``movetime_ms`` gets
 :data:`FUZZ_MOVETIME_MS`: the engine then searches briefly, and the inputs keep their pace (a
@@ -25,13 +36,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from . import corpus
+from . import corpus, study
 from .base import Crash, Target
 
 #: inputs between fresh sets of games
@@ -55,16 +68,38 @@ REVIEWED_GAME = {"variant": "makruk", "opponent": "human", "fen": "1r6/8/8/8/8/7
 REVIEWED_MOVES = ("a1a2", "b8b1")
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
-         "archived", "explore", "read-move")  # fmt: skip
+         "archived", "explore", "read-move", "line", "pgn-read", "pgn-write")  # fmt: skip
+#: the environment variable that keeps a run to some kinds (comma-separated)
+KINDS_VARIABLE = "KRADAN_FUZZ_WEB_KINDS"
+#: the kinds that never touch the games made at the start (a run of only these makes no fresh
+#: ones every :data:`FRESH_EVERY` inputs)
+GAMELESS = frozenset({"analysis", "analysis-socket", "archive", "search", "export", "archived",
+                      "explore", "line", "pgn-read", "pgn-write"})  # fmt: skip
+STUDY_ROUTES = {"line": "/api/line", "pgn-read": "/api/pgn/read",
+                "pgn-write": "/api/pgn/write"}  # fmt: skip
 #: the archive's GET routes whose query string is an input's body
 ARCHIVE_QUERIES = {"search": "/api/archive", "export": "/api/archive.pgn",
                    "explore": "/api/explorer"}  # fmt: skip
 
 
+def selected_kinds() -> tuple[str, ...]:
+    """The kinds :data:`KINDS_VARIABLE` names (every kind when it is unset or empty).
+
+    :raises ValueError: for a name that is no kind.
+    """
+    words = [word.strip() for word in os.environ.get(KINDS_VARIABLE, "").split(",")]
+    chosen = tuple(word for word in words if word)
+    unknown = sorted(set(chosen) - set(KINDS))
+    if unknown:
+        raise ValueError(f"{KINDS_VARIABLE}: unknown kinds {unknown}; the kinds: {KINDS}")
+    return chosen or KINDS
+
+
 class WebApp:
     """The app, its client, the games inputs act on, and their sockets."""
 
-    def __init__(self) -> None:
+    def __init__(self, kinds: tuple[str, ...] = KINDS) -> None:
+        self.kinds = kinds
         self.folder: Path | None = None
         self.client: Any = None
         self.games: list[tuple[str, str, str]] = []  # id, White's token, Black's token
@@ -119,15 +154,32 @@ class WebApp:
     # --- one input ----------------------------------------------------------------------------
 
     def feed(self, data: bytes) -> None:
+        """One input. Whatever the app raises is a crash, kradan's typed errors too: the test
+        client raises the exception behind a 500 answer, and a typed error that reaches it is
+        one that the route let through."""
+        try:
+            self._feed(data)
+        except Crash:
+            raise
+        except Exception as error:
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            raise Crash(
+                f"the app raised {type(error).__name__}: {error} "
+                f"(at {Path(where.filename).name}:{where.lineno})"
+            ) from error
+
+    def _feed(self, data: bytes) -> None:
         if self.client is None:
             self.start()
         self.inputs += 1
-        if self.inputs % FRESH_EVERY == 0:
+        if self.inputs % FRESH_EVERY == 0 and not GAMELESS.issuperset(self.kinds):
             self._fresh_games()
         head, _, body = data.partition(b"\n")
         words = head.decode("utf-8", "replace").split()
         kind = words[0] if words else "get"
         number = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+        if self.kinds != KINDS and kind not in self.kinds:
+            kind = self.kinds[number % len(self.kinds)]
         game_id, white, black = self.games[number % len(self.games)]
         token = black if number // len(self.games) % 2 and black else white
         text = body.decode("utf-8", "replace")
@@ -139,6 +191,9 @@ class WebApp:
             return
         if kind == "analysis-socket":
             self._analysis_socket(brief(text))
+            return
+        if kind in STUDY_ROUTES:
+            self._study(kind, body, text)
             return
         if kind == "new":
             response = client.post("/api/games", content=body, headers=headers)
@@ -178,6 +233,30 @@ class WebApp:
                 method = "POST"
             path = "/" + _url(path.strip().lstrip("/").replace("{id}", game_id))
             response = client.request(method.upper(), path[:500], content=rest, headers=headers)
+        if response.status_code >= 500:
+            raise Crash(f"{kind} answered {response.status_code}: {response.text[:300]!r}")
+
+    def _study(self, kind: str, body: bytes, text: str) -> None:
+        """POST ``body`` to the analysis board's route of ``kind`` (see the module's doc)."""
+        headers = {"content-type": "application/json"}
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        route = STUDY_ROUTES[kind]
+        if kind == "line" and value is None and not text.lstrip().startswith(("{", "[")):
+            body = study.line_body(text).encode()  # a line in text form
+        as_is = kind == "line" or (kind == "pgn-read" and isinstance(value, dict))
+        if not as_is and not (kind == "pgn-write" and value is not None):
+            # PGN text: read it, and (pgn-write) write back the tree read
+            read = self.client.post("/api/pgn/read", content=json.dumps({"pgn": text}),
+                                    headers=headers)  # fmt: skip
+            if read.status_code >= 500:
+                raise Crash(f"pgn-read answered {read.status_code}: {read.text[:300]!r}")
+            if kind == "pgn-read" or read.status_code != 200:
+                return
+            body = read.content
+        response = self.client.post(route, content=body, headers=headers)
         if response.status_code >= 500:
             raise Crash(f"{kind} answered {response.status_code}: {response.text[:300]!r}")
 
@@ -292,18 +371,31 @@ def seeds() -> list[bytes]:
         ("explore", f"variant=sittuyin&fen={quote(fen)}"),
         (f"review {REVIEWED}", '{"depth": 3}'), ("review 0", ""), ("review 1", '{"nodes": 0}'),
         (f"review-get {REVIEWED}", ""), ("review-get 0", "Xk2_9aQw-Lm3"),
+        ("raw", 'POST /api/line\n{"variant": "karouk", "moves": ["e3e4"]}'),
     ]  # fmt: skip
+    cases += [("line", body) for body in study.line_bodies()]
+    cases += [("line", text) for text in study.line_texts()]
+    cases += [("pgn-read", text) for text in study.pgn_texts()]
+    cases += [("pgn-write", body) for body in study.tree_bodies()]
     return [f"{head}\n{body}".encode() for head, body in cases]
 
 
 def web_target() -> Target:
-    """The web API and socket (needs the ``web`` extra)."""
-    app = WebApp()
+    """The web API and socket (needs the ``web`` extra), kept to the kinds
+    :data:`KINDS_VARIABLE` names."""
+    kinds = selected_kinds()
+    app = WebApp(kinds)
+
+    def kept_seeds() -> list[bytes]:
+        found = seeds()
+        if kinds == KINDS:
+            return found
+        return [data for data in found if data.split(b"\n", 1)[0].split(b" ")[0].decode() in kinds]
 
     def grammar() -> Any:
         from . import grammars
 
-        return grammars.web_requests()
+        return grammars.web_requests(None if kinds == KINDS else kinds)
 
-    return Target("web", app.feed, seeds, grammar, start=app.start, stop=app.stop,
+    return Target("web", app.feed, kept_seeds, grammar, start=app.start, stop=app.stop,
                   short_inputs=1_000)  # fmt: skip

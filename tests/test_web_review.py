@@ -165,3 +165,61 @@ def test_a_failed_review_says_why_and_asking_again_tries_again(
         monkeypatch.setattr(kradan.executors, "make_executor", real)
         assert client.post(f"/api/games/{game_id}/analysis", json={"depth": 3}).status_code == 202
         assert done(client, game_id)["status"] == "done"
+
+
+def test_storing_a_review_leaves_the_live_games_writer_free(tmp_path: Path) -> None:
+    """Bug (fuzz/web.py's review kind: 2 of 10^5 inputs, a 500 "database is locked" on a new
+    game): the finished review was stored through the async driver, its transaction holding
+    the SQLite file's write lock across awaits, while the live games' store writes on the event
+    loop's own thread and waited for that lock. Neither went on until the busy timeout failed
+    the game's write. Here a writer like the store's runs at every turn of the loop while
+    reviews are stored: none of its writes may fail."""
+    import asyncio
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kradan.web import storage
+    from kradan.web.review_api import Reviews
+
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        for _ in range(8):
+            create(client, variant="makruk", opponent="human")
+    path = tmp_path / "games.db"
+    with sqlite3.connect(path) as connection:
+        ids = [row[0] for row in connection.execute("SELECT id FROM games")]
+    assert len(ids) == 8
+
+    async def main() -> list[str]:
+        engine = storage.make_engine(url)
+        reviews = Reviews(engine)
+        writer = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+        writer.execute("PRAGMA synchronous=OFF")
+        failures: list[str] = []
+
+        async def write_at_every_turn(until: asyncio.Future[Any]) -> None:
+            while not until.done():
+                try:
+                    writer.execute("BEGIN IMMEDIATE")
+                    writer.execute("UPDATE games SET ply = ply WHERE id = ?", (ids[0],))
+                    writer.execute("COMMIT")
+                except sqlite3.OperationalError as error:
+                    failures.append(str(error))
+                    if writer.in_transaction:
+                        writer.execute("ROLLBACK")
+                await asyncio.sleep(0)
+
+        try:
+            stored = asyncio.gather(
+                *(reviews.store(game_id, "depth 1", {"plies": []}) for game_id in ids)
+            )
+            await asyncio.gather(stored, write_at_every_turn(stored))
+            assert all([await reviews.stored(game_id) for game_id in ids])
+        finally:
+            writer.close()
+            await reviews.close()
+            await engine.dispose()
+        return failures
+
+    with ThreadPoolExecutor(1) as thread:  # an event loop of its own (Playwright may hold one)
+        assert thread.submit(asyncio.run, main()).result() == []

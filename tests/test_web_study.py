@@ -198,3 +198,186 @@ def test_the_pages_are_served(client: Any, tmp_path: Path) -> None:
         page = client.get(path)
         assert page.status_code == 200
         assert "kradan-messages" in page.text
+
+
+# --- what fuzzing found (issue 45: fuzz/web.py's line, pgn-read and pgn-write kinds) ----------
+
+
+def test_a_screened_setup_drop_in_a_line_is_a_422_not_a_500(client: Any) -> None:
+    """Bug: parse_uci takes a Sittuyin setup drop that push then refuses (a screened setup is
+    submitted whole); the refusal escaped the route as a 500."""
+    answer = line(client, variant="sittuyin", options={"sittuyin_setup": "screened"},
+                  moves=["F@b2"])  # fmt: skip
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert "ply 1" in error and "'F@b2'" in error and "submit" in error
+
+
+def test_a_trees_start_is_its_own_whatever_its_headers_say(client: Any) -> None:
+    """Bug: a tree's [Variant], [VariantOptions] and [FEN] headers (left from a PGN read
+    before the start was changed) overrode its variant and start_fen: a 500 when they named
+    no position, the moves played from the wrong start when they did."""
+    garbage = {"variant": "makruk", "moves": [{"uci": "e3e4"}],
+               "headers": {"Variant": "alquerque", "FEN": "garbage", "Event": "kept"}}  # fmt: skip
+    answer = client.post("/api/pgn/write", json=garbage)
+    assert answer.status_code == 200, answer.text
+    written = read_game(io.StringIO(answer.text))
+    assert written is not None
+    assert written.headers["Variant"] == "makruk" and "FEN" not in written.headers
+    assert written.headers["Event"] == "kept"
+    assert [move.uci() for move in written.mainline_moves()] == ["e3e4"]
+    start = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    other = {"variant": "makruk", "start_fen": start, "moves": [{"uci": "e2e3"}],
+             "headers": {"FEN": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "SetUp": "1",
+                         "VariantOptions": "counting=declared"}}  # fmt: skip
+    answer = client.post("/api/pgn/write", json=other)
+    assert answer.status_code == 200, answer.text
+    written = read_game(io.StringIO(answer.text))
+    assert written is not None
+    assert written.headers["FEN"] == start and "VariantOptions" not in written.headers
+
+
+def _bushy_game(plies: int, every: int, length: int) -> Any:
+    """A Makruk game of about ``plies`` plies (moves chosen by a seeded coin) with a variation of
+    up to ``length`` plies replacing every ``every``-th move of its second half."""
+    import random
+
+    from kradan.pgn import Game
+
+    rng = random.Random(45)
+    board = Board()
+    game = Game.from_board(board)
+    node: Any = game
+    while len(board.move_stack) < plies and board.outcome() is None:
+        legal = sorted(board.legal_moves, key=lambda move: move.uci())
+        move = rng.choice(legal)
+        if len(board.move_stack) > plies // 2 and len(board.move_stack) % every == 0:
+            side_board = board.copy()
+            side: Any = node
+            for first in [m for m in legal if m != move][:1]:
+                while len(side_board.move_stack) < len(board.move_stack) + length:
+                    if side_board.outcome() is not None:
+                        break
+                    side = side.add_legal(first)
+                    side_board.push(first)
+                    first = sorted(side_board.legal_moves, key=lambda m: m.uci())[0]
+        node = node.add_legal(move)
+        node.parent.variations.insert(0, node.parent.variations.pop())
+        board.push(move)
+    return game
+
+
+def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> None:
+    """Bug: reading and writing replayed the game from its start for every move (three times
+    a move when reading): a 400-ply game with a few thousand moves of variations took tens of
+    seconds of the server's only thread. Each position now comes from the one before it."""
+    import time
+
+    game = _bushy_game(plies=400, every=3, length=40)
+    text = str(game)
+    began = time.perf_counter()
+    read = client.post("/api/pgn/read", json={"pgn": text})
+    assert read.status_code == 200, read.text
+    tree = read.json()
+
+    def bare(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The line without what the writer does not read (it keeps the body small)."""
+        return [{"uci": node["uci"], "variations": [bare(side) for side in node["variations"]]}
+                for node in line]  # fmt: skip
+
+    written = client.post("/api/pgn/write", json={**tree, "moves": bare(tree["moves"])})
+    assert written.status_code == 200, written.text
+    seconds = time.perf_counter() - began
+    again = read_game(io.StringIO(written.text))
+    assert again is not None
+    assert str(again).split("\n\n", 1)[1] == text.split("\n\n", 1)[1]
+
+    def moves(line: list[dict[str, Any]]) -> int:
+        return sum(1 + sum(moves(side) for side in node["variations"]) for node in line)
+
+    assert len(tree["moves"]) == 400 and moves(tree["moves"]) > 2500
+    assert seconds < 5.0, seconds
+
+
+@pytest.mark.parametrize(
+    ("tree", "quoted"),
+    [
+        ({"variant": "makruk", "moves": [{"uci": "e3e4", "counts": ["count:stop"]},
+                                         {"uci": "d6d5"}]}, "declared"),
+        ({"variant": "sittuyin", "options": {"sittuyin_setup": "screened"},
+          "moves": [{"uci": "F@b2"}, {"uci": "F@b7"}]}, "'F@b2'"),
+    ],
+)  # fmt: skip
+def test_a_refused_count_or_drop_before_the_next_move_is_a_422_not_a_500(
+    client: Any, tree: dict[str, Any], quoted: str
+) -> None:
+    """Bug: the next move's position was replayed outside the route's checks, so a count the
+    rules refuse, or a screened setup's drop, followed by another move was a 500."""
+    answer = client.post("/api/pgn/write", json=tree)
+    assert answer.status_code == 422, answer.text
+    assert quoted in answer.json()["error"]
+
+
+DECLARED = '[VariantOptions "counting=declared"]\n[FEN "4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1"]\n\n'
+
+
+@pytest.mark.parametrize(
+    ("pgn", "quoted"),
+    [
+        ("1. e4 $0 *", "nags"), ("1. e4 $256 *", "nags"),
+        ("1. e4 " + " ".join(f"${n}" for n in range(1, 10)) + " *", "nags"),
+        (f'[{"T" * 41} "x"]\n\n1. e4 *', "headers"),
+        ("".join(f'[T{n} "x"]\n' for n in range(101)) + "\n1. e4 *", "headers"),
+        (DECLARED + "1. Rd3 " + "{[%count declare]} {[%count stop]} " * 3 + "*", "counts"),
+    ],
+)  # fmt: skip
+def test_pgn_that_the_tree_cannot_hold_is_a_400_not_a_500(
+    client: Any, pgn: str, quoted: str
+) -> None:
+    """Bug: a game the reader takes but the tree's model refuses (a NAG $0 or over 255, nine
+    NAGs, a tag name over 40 characters, 101 tags, six counts after a move) was a 500: the
+    model refused the answer, not the request."""
+    answer = client.post("/api/pgn/read", json={"pgn": pgn})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error.startswith("cannot read the PGN") and quoted in error
+
+
+def _nested_pgn(depth: int) -> str:
+    """A Makruk game whose variations nest ``depth`` deep: each replaces the move before the
+    next level (``1. a (1. b c (1... d e (2. f ...``); moves that end the game are avoided."""
+    from kradan.pgn import Game
+
+    board = Board()
+    game = Game.from_board(board)
+    node: Any = game
+    for _ in range(depth):
+        legal = sorted(board.legal_moves, key=lambda move: move.uci())
+        for move in reversed(legal[1:]):
+            board.push(move)
+            quiet = board.outcome() is None and len(list(board.legal_moves)) > 1
+            board.pop()
+            if quiet:
+                break
+        node.add_legal(legal[0])
+        node = node.add_legal(move)
+        board.push(move)
+    return str(game)
+
+
+def test_variations_nested_too_deeply_are_a_400_not_a_500(client: Any) -> None:
+    """Bug: the tree was built by recursion, a level a variation: some 300 nested variations
+    (a PGN of 5 KB) ran out of stack, a 500. Reading takes 100 levels and refuses more."""
+    from kradan.web.study import MAX_NESTING
+
+    answer = client.post("/api/pgn/read", json={"pgn": _nested_pgn(300)})
+    assert answer.status_code == 400, answer.text
+    assert "nested" in answer.json()["error"]
+    deep = client.post("/api/pgn/read", json={"pgn": _nested_pgn(MAX_NESTING)})
+    assert deep.status_code == 200, deep.text
+
+    def nesting(line: list[dict[str, Any]]) -> int:
+        return max((1 + nesting(side) for node in line for side in node["variations"]), default=0)
+
+    assert nesting(deep.json()["moves"]) == MAX_NESTING
+    assert client.post("/api/pgn/write", json=deep.json()).status_code == 200

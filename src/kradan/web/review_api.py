@@ -23,13 +23,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from ..engine.winning import BLUNDER, INACCURACY, MARKS, MISTAKE
 from .api import ErrorView, GameId, hall_of, room_of, same_origin
 from .i18n import N_
 from .model import GameError
+from .storage import sqlite_pragmas
 from .tables import ReviewRow, utcnow
 
 log = logging.getLogger("kradan.web")
@@ -142,7 +144,10 @@ class Reviews:
     use) and the finished reviews' table."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        #: SQLite file: the synchronous engine that stores finished reviews (see :meth:`store`)
+        self.sync_engine: Engine | None = None
         self.jobs: dict[int, Job] = {}
         self.turn = asyncio.Lock()
         self.executor: Any = None
@@ -155,11 +160,33 @@ class Reviews:
             return None if row is None else dict(row.review)
 
     async def store(self, game_id: int, limit: str, review: dict[str, Any]) -> None:
+        """Keep a finished review (unless one is kept already).
+
+        On an SQLite file the transaction runs in a worker thread through the standard
+        library's driver, from its first statement to its commit. Through the async driver it
+        held the file's write lock across awaits, while the live games' store
+        (:class:`~.storage.Store`), which writes on the event loop's own thread, waited for
+        that lock: neither went on until the busy timeout failed the game's write (the
+        archive's imports do the same, :class:`~.archive.ArchiveStore`)."""
+        sync_engine = self._sqlite_file_engine()
+        if sync_engine is not None:
+            await asyncio.to_thread(_store_sqlite, sync_engine, game_id, limit, review)
+            return
         async with self.sessions.begin() as session:
             found = await session.scalar(select(ReviewRow).where(ReviewRow.game_id == game_id))
             if found is None:
                 session.add(ReviewRow(game_id=game_id, limit=limit, review=review,
                                       created_at=utcnow()))  # fmt: skip
+
+    def _sqlite_file_engine(self) -> Engine | None:
+        """SQLite file: a synchronous engine on it (made on first use), or ``None``."""
+        url = self.engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return None
+        if self.sync_engine is None:
+            self.sync_engine = create_engine(url.set(drivername="sqlite"))
+            event.listen(self.sync_engine, "connect", sqlite_pragmas)
+        return self.sync_engine
 
     def start(self, game_id: int, board: Any, limit: Any) -> Job:
         job = self.jobs[game_id] = Job("queued", limit)
@@ -209,6 +236,18 @@ class Reviews:
         if self.executor is not None:
             await asyncio.to_thread(self.executor.shutdown)
             self.executor = None
+        if self.sync_engine is not None:
+            self.sync_engine.dispose()
+            self.sync_engine = None
+
+
+def _store_sqlite(engine: Engine, game_id: int, limit: str, review: dict[str, Any]) -> None:
+    """:meth:`Reviews.store` on an SQLite file, in one synchronous transaction."""
+    with Session(engine) as session, session.begin():
+        found = session.scalar(select(ReviewRow).where(ReviewRow.game_id == game_id))
+        if found is None:
+            session.add(ReviewRow(game_id=game_id, limit=limit, review=review,
+                                  created_at=utcnow()))  # fmt: skip
 
 
 def reviews_of(request: Request) -> Reviews:

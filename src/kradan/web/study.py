@@ -20,12 +20,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import KradanError
 from ..games import CheckBoard, GameBoard, StatusBoard, find_game
-from ..pgn import options_text, parse_options, read_game
-from ..pgn.tree import ChildNode, Game, GameNode
+from ..pgn import move_text, options_text, parse_options, read_game
+from ..pgn.headers import OPTIONS_TAG
+from ..pgn.tree import ChildNode, Game, GameNode, apply_count_actions
 from ..pieces import square_name
 from .i18n import N_
 from .model import GameError
@@ -40,7 +41,11 @@ MAX_LINE = 1000
 MAX_PGN = 256 * 1024
 #: the most nodes of a tree written as PGN
 MAX_NODES = 5000
+#: the deepest variations of a PGN read may nest (a variation within a variation, ...)
+MAX_NESTING = 100
 COUNT_ENTRIES = {"count:declare": "declare", "count:stop": "stop"}
+#: the PGN tags that say where a game starts
+POSITION_TAGS = ("Variant", OPTIONS_TAG, "FEN", "SetUp")
 
 OptionValue = bool | int | str | list[str]
 MoveText = Annotated[str, Field(min_length=1, max_length=64)]
@@ -162,16 +167,18 @@ def play_line(body: PlayedLineBody) -> PlayedLine:
             )  # fmt: skip
         try:
             move = board.parse_uci(text)
+            san = board.san(move)
+            thai_san = written(board, move, "thai") if thai else ""
+            board.push(move)  # may refuse what parse_uci took (a screened setup's drop)
         except (KradanError, ValueError, IndexError, KeyError) as error:
-            raise GameError(
+            raise GameError(  # a refused move leaves the board as it was
                 422, N_("ply {ply}: {error}"), ply=len(moves) + 1,
                 error=why_illegal(error, text, board.fen()),
             ) from None  # fmt: skip
-        sans.append(board.san(move))
+        sans.append(san)
         if thai:
-            thais.append(written(board, move, "thai"))
+            thais.append(thai_san)
         uci = move.uci()
-        board.push(move)
         moves.append(uci)
         squares.append(touched_squares(uci))
         positions.append(board.fen(show_promoted=True))
@@ -260,31 +267,48 @@ class PgnBody(BaseModel):
     pgn: str = Field(min_length=1, max_length=MAX_PGN, description="PGN text (its first game)")
 
 
-def _node_view(node: ChildNode, thai: bool) -> NodeView:
-    """``node`` alone (its variations are added by :func:`_line_of`)."""
-    board = node.parent.board() if node.parent is not None else None
-    assert board is not None and node.move is not None
+def _node_view(node: ChildNode, board: GameBoard, thai: bool) -> NodeView:
+    """``node`` alone, played on ``board`` (the position before it, which this leaves after
+    it and its counts; its variations are added by :func:`_line_of`)."""
+    san = move_text(board, node.move, "san")
+    thai_san = written(board, node.move, "thai") if thai else None
+    board.push(node.move)
+    apply_count_actions(board, node.count_actions)
     return NodeView(
         uci=node.uci(),
-        san=node.san(),
-        thai_san=written(board, node.move, "thai") if thai else None,
-        fen=node.board().fen(show_promoted=True),
+        san=san,
+        thai_san=thai_san,
+        fen=board.fen(show_promoted=True),
         comment=node.comment,
         nags=sorted(node.nags),
         counts=[f"count:{kind}" for kind in node.count_actions],
     )
 
 
-def _line_of(first: ChildNode, thai: bool) -> list[NodeView]:
+def _line_of(first: ChildNode, board: GameBoard, thai: bool, depth: int = 0) -> list[NodeView]:
     """The line that begins with ``first`` and follows the main continuations, each move with
-    the variations that replace it."""
+    the variations that replace it. ``board`` is the position before ``first``; the line is
+    played on it (a position each node, not a replay from the start: a long game's tree is
+    read in time linear in its moves). ``depth``: how deeply the line is nested.
+
+    :raises GameError: 400 for variations nested more than :data:`MAX_NESTING` deep.
+    """
+    if depth > MAX_NESTING:
+        raise GameError(
+            400, N_("cannot read the PGN: {error}"),
+            error=f"variations nested more than {MAX_NESTING} deep",
+        )  # fmt: skip
     line: list[NodeView] = []
     at: ChildNode | None = first
     while at is not None:
-        view = _node_view(at, thai)
         parent = at.parent
+        variations = []
         if parent is not None and parent.variations[0] is at:
-            view.variations = [_line_of(other, thai) for other in parent.variations[1:]]
+            variations = [
+                _line_of(other, board.copy(), thai, depth + 1) for other in parent.variations[1:]
+            ]
+        view = _node_view(at, board, thai)
+        view.variations = variations
         line.append(view)
         at = at.variations[0] if at.variations else None
     return line
@@ -309,7 +333,7 @@ def tree_of(game: Game) -> TreeView:
         start_fen=board.fen(show_promoted=True),
         headers=dict(game.headers),
         comment=game.comment,
-        moves=_line_of(game.variations[0], thai) if game.variations else [],
+        moves=_line_of(game.variations[0], board.copy(), thai) if game.variations else [],
     )
 
 
@@ -327,17 +351,23 @@ async def read_pgn(body: PgnBody) -> TreeView:
         raise GameError(400, N_("cannot read the PGN: {error}"), error=str(error)) from None
     if game is None:
         raise GameError(400, N_("cannot read the PGN: {error}"), error="no game in it")
-    return tree_of(game)
+    try:
+        return tree_of(game)
+    except ValidationError as error:  # a game the tree cannot hold (a NAG $0, a long tag name)
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        problem = f"{where}: {first['msg']}" if where else first["msg"]
+        raise GameError(400, N_("cannot read the PGN: {error}"), error=problem) from None
 
 
-def _add_line(parent: GameNode, line: list[NodeView], budget: list[int]) -> None:
+def _add_line(parent: GameNode, board: GameBoard, line: list[NodeView], budget: list[int]) -> None:
     """Add ``line`` after ``parent``: each move as the main continuation, its variations
-    after it as the alternatives."""
+    after it as the alternatives. ``board`` is ``parent``'s position; the line is played on
+    it (not replayed from the start for each move: a long tree is written in linear time)."""
     for entry in line:
         budget[0] -= 1
         if budget[0] < 0:
             raise GameError(413, N_("the tree has more than {limit} moves"), limit=MAX_NODES)
-        board = parent.board()
         try:
             move = board.parse_uci(entry.uci)
         except (KradanError, ValueError, IndexError, KeyError) as error:
@@ -345,14 +375,19 @@ def _add_line(parent: GameNode, line: list[NodeView], budget: list[int]) -> None
                 422, N_("ply {ply}: {error}"), ply=parent.ply() + 1,
                 error=why_illegal(error, entry.uci, board.fen()),
             ) from None  # fmt: skip
-        node = parent.add_variation(move, comment=entry.comment)
+        node = parent.add_legal(move, comment=entry.comment)  # push checks it below
         node.nags.update(entry.nags)
         for count in entry.counts:
             if count not in COUNT_ENTRIES:
                 raise GameError(422, N_("no count action {action}"), action=repr(count[:20]))
             node.count_actions.append(COUNT_ENTRIES[count])
         for variation in entry.variations:
-            _add_line(parent, variation, budget)
+            _add_line(parent, board.copy(), variation, budget)
+        try:
+            board.push(move)  # may refuse what parse_uci took (a screened setup's drop)
+            apply_count_actions(board, node.count_actions)
+        except KradanError as error:  # or a count the rules refuse where it was written
+            raise GameError(422, str(error)) from None
         parent = node
 
 
@@ -362,9 +397,12 @@ def pgn_of(tree: TreeView) -> str:
     :raises GameError: 400 for a bad start, 422 for an illegal move, 413 for a tree too large.
     """
     board = start_board(tree.variant, dict(tree.options), tree.start_fen)
-    game = Game.from_board(board, headers=tree.headers)
+    # the start is the tree's variant, options and start_fen: headers that say otherwise
+    # (left from a PGN read before the start was changed) give way to them
+    headers = {tag: text for tag, text in tree.headers.items() if tag not in POSITION_TAGS}
+    game = Game.from_board(board, headers=headers)
     game.comment = tree.comment
-    _add_line(game, tree.moves, [MAX_NODES])
+    _add_line(game, game.board(), tree.moves, [MAX_NODES])
     try:
         return str(game)
     except KradanError as error:  # a count the rules refuse where it was written

@@ -20,7 +20,8 @@ import { onSegment, onSelect } from './input.js';
 import { parseMove } from './legal.js';
 import { LABELS_KEY, NOTATION_KEY, createState } from './state.js';
 import {
-  addLine, endOfLine, makeRoot, movesTo, promote, remove, toggleNag, treeFromJson, treeJson,
+  addLine, endOfLine, makeRoot, movesTo, promote, remove, siblingOf, toggleNag, treeFromJson,
+  treeJson,
 } from './tree.js';
 import { createReview, judgeTry, loadReview, renderReview } from './review-panel.js';
 import { downloadTree } from './tree-download.js';
@@ -279,13 +280,6 @@ function reviewPage(gameId) {
 
 function step(to) {
   if (to && to !== page.current) show(to);
-}
-
-function siblingOf(node, offset) {
-  if (!node.parent) return node;
-  const siblings = node.parent.children;
-  const index = siblings.indexOf(node) + offset;
-  return siblings[Math.max(0, Math.min(siblings.length - 1, index))];
 }
 
 function initControls() {

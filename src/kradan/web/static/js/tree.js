@@ -50,6 +50,14 @@ export const rootOf = node => {
 /** The node after ``node`` in its line (its main continuation), or itself at the end. */
 export const nextInLine = node => node.children[0] || node;
 
+/** The move ``offset`` places from ``node`` among its parent's moves (kept within them). */
+export function siblingOf(node, offset) {
+  if (!node.parent) return node;
+  const siblings = node.parent.children;
+  const index = siblings.indexOf(node) + offset;
+  return siblings[Math.max(0, Math.min(siblings.length - 1, index))];
+}
+
 /** The end of the line that goes on from ``node`` along the main continuations. */
 export function endOfLine(node) {
   let at = node;
