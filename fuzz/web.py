@@ -21,8 +21,12 @@ JSON; a body that is no JSON and does not look like it is a line in text form, s
 :func:`fuzz.study.line_body`), ``pgn-read`` (POST /api/pgn/read: a body that is a JSON object
 goes as it is, any other is PGN text, sent as ``{"pgn": body}``) and ``pgn-write`` (POST
 /api/pgn/write: a body that is JSON goes as it is; any other is PGN text, read by
-/api/pgn/read and its tree written back).
-:mod:`fuzz.study` makes their seeds.
+/api/pgn/read and its tree written back); :mod:`fuzz.study` makes their seeds. The accounts' and
+the lobby's: ``account``, ``sign-in`` and ``seek`` (POST the body to /api/accounts, /api/session,
+/api/seeks), ``take`` (POST /api/seeks/<id>/accept: a JSON body takes the first open seek, any
+other body is the seek's id), ``rematch`` (POST the game's rematch with the seat's token),
+``profile`` and ``leaders`` (GET /api/accounts/<body>, /api/ratings/<body>). ``read-move`` GETs
+the game's reading of the body as a move.
 
 :data:`KINDS_VARIABLE` (``KRADAN_FUZZ_WEB_KINDS=line,pgn-read``; ``benchmarks/fuzz.py --kinds``
 sets it) keeps a run to some kinds: only their seeds, only their grammar, and an input whose
@@ -68,13 +72,17 @@ REVIEWED_GAME = {"variant": "makruk", "opponent": "human", "fen": "1r6/8/8/8/8/7
 REVIEWED_MOVES = ("a1a2", "b8b1")
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
-         "archived", "explore", "read-move", "line", "pgn-read", "pgn-write")  # fmt: skip
+         "archived", "explore", "read-move", "line", "pgn-read", "pgn-write", "account",
+         "sign-in", "seek", "take", "rematch", "profile", "leaders")  # fmt: skip
 #: the environment variable that keeps a run to some kinds (comma-separated)
 KINDS_VARIABLE = "KRADAN_FUZZ_WEB_KINDS"
 #: the kinds that never touch the games made at the start (a run of only these makes no fresh
 #: ones every :data:`FRESH_EVERY` inputs)
 GAMELESS = frozenset({"analysis", "analysis-socket", "archive", "search", "export", "archived",
-                      "explore", "line", "pgn-read", "pgn-write"})  # fmt: skip
+                      "explore", "line", "pgn-read", "pgn-write", "account", "sign-in", "seek",
+                      "take", "profile", "leaders"})  # fmt: skip
+#: the routes of the accounts and the lobby whose body is an input's (POSTed as JSON)
+ACCOUNT_ROUTES = {"account": "/api/accounts", "sign-in": "/api/session", "seek": "/api/seeks"}
 STUDY_ROUTES = {"line": "/api/line", "pgn-read": "/api/pgn/read",
                 "pgn-write": "/api/pgn/write"}  # fmt: skip
 #: the archive's GET routes whose query string is an input's body
@@ -211,6 +219,17 @@ class WebApp:
             response = client.get(f"/api/games/{quote(text[:200], safe='') or game_id}/pgn")
         elif kind == "list":
             response = client.get("/api/games", params={"limit": text[:40]})
+        elif kind in ACCOUNT_ROUTES:
+            response = client.post(ACCOUNT_ROUTES[kind], content=body, headers=headers)
+        elif kind == "take":
+            response = client.post(f"/api/seeks/{self._seek_for(text)}/accept", content=body,
+                                   headers=headers)  # fmt: skip
+        elif kind == "rematch":
+            response = client.post(f"/api/games/{game_id}/rematch", headers=headers)
+        elif kind == "profile":
+            response = client.get(f"/api/accounts/{quote(text[:80], safe='')}")
+        elif kind == "leaders":
+            response = client.get(f"/api/ratings/{quote(text[:40], safe='')}")
         elif kind == "read-move":
             response = client.get(f"/api/games/{game_id}/read-move", params={"move": text[:100]})
         elif kind == "join":
@@ -259,6 +278,14 @@ class WebApp:
         response = self.client.post(route, content=body, headers=headers)
         if response.status_code >= 500:
             raise Crash(f"{kind} answered {response.status_code}: {response.text[:300]!r}")
+
+    def _seek_for(self, text: str) -> str:
+        """The seek an input takes: an open one when the body is JSON, else the body as the
+        seek's id."""
+        if not text.lstrip().startswith("{"):
+            return quote(text[:40], safe="") or "x"
+        seeks = self.client.get("/api/seeks").json()["seeks"]
+        return seeks[0]["id"] if seeks else "x"
 
     def _socket(self, game_id: str, text: str) -> None:
         """Send ``text`` on the game's socket, then a message that must be answered."""
@@ -372,6 +399,17 @@ def seeds() -> list[bytes]:
         (f"review {REVIEWED}", '{"depth": 3}'), ("review 0", ""), ("review 1", '{"nodes": 0}'),
         (f"review-get {REVIEWED}", ""), ("review-get 0", "Xk2_9aQw-Lm3"),
         ("raw", 'POST /api/line\n{"variant": "karouk", "moves": ["e3e4"]}'),
+        ("account", '{"username": "Anan", "password": "correct horse"}'),
+        ("account", '{"username": "สมชาย_2", "password": "12345678"}'),
+        ("sign-in", '{"username": "anan", "password": "correct horse"}'),
+        ("seek", '{"variant": "makruk", "clock": "300+3", "name": "Kai"}'),
+        ("seek", '{"quick": true, "clock": "180+2", "color": "black", "name": "Lek"}'),
+        ("seek", '{"variant": "sittuyin", "rated": true, "rating_range": [1200, 1800]}'),
+        ("seek", '{"to": "anan", "options": {"counting": "declared"}}'),
+        ("take", '{"name": "Mint"}'), ("take", "Xk2_9aQw-Lm3"), ("take", "{}"),
+        (f"rematch {REVIEWED}", ""), (f"rematch {REVIEWED + len(GAMES) + 1}", ""),
+        ("rematch 0", ""), ("profile", "Anan"), ("profile", "nobody"),
+        ("leaders", "makruk"), ("leaders", "cambodian"), ("leaders", "chess"),
     ]  # fmt: skip
     cases += [("line", body) for body in study.line_bodies()]
     cases += [("line", text) for text in study.line_texts()]
