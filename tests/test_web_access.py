@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web_helpers import bearer, database_url, serving
-
-PASSWORD = "correct horse battery"
+from tests.web_helpers import People, bearer, database_url, serving
 
 #: the routes anyone may read (they change nothing, or only make something new of one's own)
 OPEN = {
@@ -40,17 +38,14 @@ SEATED = {
 OWNED = {("get", "/api/seeks/{seek_id}"), ("delete", "/api/seeks/{seek_id}")}
 
 
-class World:
+class World(People):
     """Three accounts; a rated game between Anan (White) and Boon from the lobby; a seek of
     Anan's that is still open."""
 
     def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.sessions: dict[str, str] = {}
+        super().__init__(client)
         for name in ("Anan", "Boon", "Chai"):
-            response = client.post("/api/accounts", json={"username": name, "password": PASSWORD})
-            self.sessions[name] = response.cookies["kradan_session"]
-            client.cookies.clear()
+            self.sign_up(name)
         seek = self.call("Anan", "post", "/api/seeks", json={"rated": True, "color": "white"})
         taken = self.call("Boon", "post", f"/api/seeks/{seek.json()['id']}/accept")
         self.game = taken.json()["game"]
@@ -60,14 +55,6 @@ class World:
         self.white = state.json()["token"]
         other = self.call("Anan", "post", "/api/seeks", json={"name": "x"}).json()
         self.seek, self.seek_token = other["id"], other["token"]
-
-    def call(self, who: str | None, method: str, path: str, **kwargs: Any) -> Any:
-        self.client.cookies.clear()
-        if who is not None:
-            self.client.cookies.set("kradan_session", self.sessions[who])
-        response = self.client.request(method, path, **kwargs)
-        self.client.cookies.clear()
-        return response
 
 
 @pytest.fixture(scope="module")

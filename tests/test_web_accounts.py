@@ -11,39 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from kradan.ratings import Rating, rate_game
-from tests.web_helpers import act, bearer, database_url, game, move, serving, wait_for
+from tests.web_helpers import (
+    PASSWORD,
+    People,
+    act,
+    bearer,
+    database_url,
+    game,
+    move,
+    serving,
+    wait_for,
+)
 
-PASSWORD = "correct horse battery"
-
-
-class Users:
-    """One test client, used as several people: each request carries one person's session
-    cookie (or none, a guest)."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.sessions: dict[str, str] = {}
-
-    def call(self, who: str | None, method: str, path: str, **kwargs: Any) -> Any:
-        self.client.cookies.clear()
-        if who is not None:
-            self.client.cookies.set("kradan_session", self.sessions[who])
-        response = self.client.request(method, path, **kwargs)
-        self.client.cookies.clear()
-        return response
-
-    def sign_up(self, username: str, password: str = PASSWORD) -> Any:
-        self.client.cookies.clear()
-        response = self.client.post(
-            "/api/accounts", json={"username": username, "password": password}
-        )
-        if response.status_code == 201:
-            self.sessions[username] = response.cookies["kradan_session"]
-        self.client.cookies.clear()
-        return response
+Users = People
 
 
 @pytest.fixture

@@ -89,6 +89,35 @@ def serving(url: str) -> Iterator[TestClient]:
         yield client
 
 
+#: the password of the tests' accounts
+PASSWORD = "correct horse battery"
+
+
+class People:
+    """One test client used as several people: each request carries one person's session
+    cookie (or none: a guest)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.sessions: dict[str, str] = {}
+
+    def call(self, who: str | None, method: str, path: str, **kwargs: Any) -> Any:
+        self.client.cookies.clear()
+        if who is not None:
+            self.client.cookies.set("kradan_session", self.sessions[who])
+        response = self.client.request(method, path, **kwargs)
+        self.client.cookies.clear()
+        return response
+
+    def sign_up(self, username: str, password: str = PASSWORD) -> Any:
+        """Make the account (its session kept for :meth:`call`); the answer."""
+        response = self.call(None, "POST", "/api/accounts",
+                             json={"username": username, "password": password})  # fmt: skip
+        if response.status_code == 201:
+            self.sessions[username] = response.cookies["kradan_session"]
+        return response
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

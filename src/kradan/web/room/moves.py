@@ -32,15 +32,7 @@ class Mover:
         try:
             move = board.parse_uci(text)
         except (KradanError, ValueError, IndexError, KeyError):
-            try:
-                move = board.parse_san(text)
-            except (KradanError, ValueError, IndexError, KeyError) as error:
-                raise GameError(
-                    422,
-                    N_("illegal move {move}: {error}"),
-                    move=repr(text),
-                    error=why_illegal(error, text, board.fen()),
-                ) from None
+            move = _parsed(board, board.parse_san, text)
         return move.uci(), board.san(move)
 
     async def play(self, color: bool, text: str) -> None:
@@ -50,15 +42,7 @@ class Mover:
         """
         room = self.room
         board = room.board
-        try:
-            move = board.parse_uci(text)
-        except (KradanError, ValueError, IndexError, KeyError) as error:
-            raise GameError(
-                422,
-                N_("illegal move {move}: {error}"),
-                move=repr(text),
-                error=why_illegal(error, text, board.fen()),
-            ) from None
+        move = _parsed(board, board.parse_uci, text)
         san = board.san(move)
         thai = None if room.thai is None else written(board, move, "thai")
         uci = move.uci()
@@ -124,6 +108,19 @@ def why_illegal(error: Exception, text: str, fen: str) -> Message | str:
             reason=reason,
         )
     return said
+
+
+def _parsed(board: Any, parse: Any, text: str) -> Any:
+    """``parse(text)`` on ``board``, or a 422 that says why ``text`` is no legal move there."""
+    try:
+        return parse(text)
+    except (KradanError, ValueError, IndexError, KeyError) as error:
+        raise GameError(
+            422,
+            N_("illegal move {move}: {error}"),
+            move=repr(text),
+            error=why_illegal(error, text, board.fen()),
+        ) from None
 
 
 __all__ = ["Mover", "why_illegal", "written"]
