@@ -267,15 +267,26 @@ def _bushy_game(plies: int, every: int, length: int) -> Any:
     return game
 
 
-def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> None:
+def test_a_long_bushy_tree_is_read_and_written_in_linear_time(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Bug: reading and writing replayed the game from its start for every move (three times
     a move when reading): a 400-ply game with a few thousand moves of variations took tens of
-    seconds of the server's only thread. Each position now comes from the one before it."""
-    import time
+    seconds of the server's only thread. Each position now comes from the one before it: the
+    moves played on boards are counted (quadratic replay pushed hundreds of thousands)."""
+    from kradan.board import Board
 
     game = _bushy_game(plies=400, every=3, length=40)
     text = str(game)
-    began = time.perf_counter()
+    pushes = 0
+    push = Board.push
+
+    def counted(self: Board, move: Any) -> None:
+        nonlocal pushes
+        pushes += 1
+        push(self, move)
+
+    monkeypatch.setattr(Board, "push", counted)
     read = client.post("/api/pgn/read", json={"pgn": text})
     assert read.status_code == 200, read.text
     tree = read.json()
@@ -287,7 +298,7 @@ def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> No
 
     written = client.post("/api/pgn/write", json={**tree, "moves": bare(tree["moves"])})
     assert written.status_code == 200, written.text
-    seconds = time.perf_counter() - began
+    monkeypatch.undo()
     again = read_game(io.StringIO(written.text))
     assert again is not None
     assert str(again).split("\n\n", 1)[1] == text.split("\n\n", 1)[1]
@@ -295,8 +306,9 @@ def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> No
     def moves(line: list[dict[str, Any]]) -> int:
         return sum(1 + sum(moves(side) for side in node["variations"]) for node in line)
 
-    assert len(tree["moves"]) == 400 and moves(tree["moves"]) > 2500
-    assert seconds < 5.0, seconds
+    total = moves(tree["moves"])
+    assert len(tree["moves"]) == 400 and total > 2500
+    assert 0 < pushes < 12 * total, (pushes, total)
 
 
 @pytest.mark.parametrize(
@@ -304,18 +316,28 @@ def test_a_long_bushy_tree_is_read_and_written_in_linear_time(client: Any) -> No
     [
         ({"variant": "makruk", "moves": [{"uci": "e3e4", "counts": ["count:stop"]},
                                          {"uci": "d6d5"}]}, "declared"),
-        ({"variant": "sittuyin", "options": {"sittuyin_setup": "screened"},
-          "moves": [{"uci": "F@b2"}, {"uci": "F@b7"}]}, "'F@b2'"),
     ],
 )  # fmt: skip
-def test_a_refused_count_or_drop_before_the_next_move_is_a_422_not_a_500(
+def test_a_refused_count_before_the_next_move_is_a_422_not_a_500(
     client: Any, tree: dict[str, Any], quoted: str
 ) -> None:
     """Bug: the next move's position was replayed outside the route's checks, so a count the
-    rules refuse, or a screened setup's drop, followed by another move was a 500."""
+    rules refuse followed by another move was a 500. (A screened Sittuyin setup's drops, the
+    other case of that bug, are written since as the alternate setup's drops, which PGN reads
+    back: see test_a_screened_setups_drops_are_written_and_read_back.)"""
     answer = client.post("/api/pgn/write", json=tree)
     assert answer.status_code == 422, answer.text
     assert quoted in answer.json()["error"]
+
+
+def test_a_screened_setups_drops_are_written_and_read_back(client: Any) -> None:
+    tree = {"variant": "sittuyin", "options": {"sittuyin_setup": "screened"},
+            "moves": [{"uci": "F@b2"}, {"uci": "F@b7"}]}  # fmt: skip
+    written = client.post("/api/pgn/write", json=tree)
+    assert written.status_code == 200, written.text
+    assert '[VariantOptions "sittuyin_setup=screened"]' in written.text
+    read = client.post("/api/pgn/read", json={"pgn": written.text}).json()
+    assert [node["uci"] for node in read["moves"]] == ["F@b2", "F@b7"]
 
 
 DECLARED = '[VariantOptions "counting=declared"]\n[FEN "4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1"]\n\n'
