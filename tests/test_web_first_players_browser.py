@@ -317,7 +317,8 @@ def test_a_promotion_chosen_with_the_keyboard(page: Page, server: str) -> None:
     for key in ("ArrowUp", "ArrowUp", "ArrowUp", "ArrowRight", "Enter", "Enter"):
         page.keyboard.press(key)
     expect(page.locator("#chooser")).to_be_visible()
-    assert page.evaluate("document.activeElement.closest('#chooser') !== null")
+    # the page moves the focus into the box a moment after it opens
+    wait_until(page, "document.activeElement.closest('#chooser') !== null")
     page.keyboard.press("Enter")  # the focused choice: promote
     wait_until(page, "window.kradan.game.ply === 1")
     assert game(page)["moves"] == ["e5e5f"]
