@@ -5,6 +5,7 @@ sides moving as soon as the server acknowledges, on SQLite and on PostgreSQL.
     python benchmarks/serve_load.py --games 50 --db sqlite
     python benchmarks/serve_load.py --crash                 # SIGKILL under load, then restart
     python benchmarks/serve_load.py --think 1000            # players who think about a second
+    python benchmarks/serve_load.py --lobby                 # accounts pair through rated seeks
 
 The server is the real ``kradan serve`` (uvicorn, a subprocess on 127.0.0.1 and a free port) on a
 temporary SQLite file, or on a throw-away PostgreSQL cluster (benchmarks/postgres_cluster.py,
@@ -21,6 +22,12 @@ Every seat's socket is open before the first move is sent: the 400 opening hands
 not timed. The load is closed: each game always has one move on its way, so with ``--think 0`` the
 latency is about the number of games divided by the server's moves per second (Little's law);
 ``--think`` gives each move a pause before it is sent (not counted in the latency).
+
+With ``--lobby`` the games are made as a club's members make them: two accounts per game sign
+up (``POST /api/accounts``, Argon2 hashing included), one posts a rated seek, the other takes it
+(``POST /api/seeks/{id}/accept``), and the seek's owner learns its seat by asking for its seek;
+the table's second part gives each step's latency. The games are then rated: a game that ends
+updates both accounts' ratings while the others are played.
 
 ``--crash`` kills the server with SIGKILL soon after half the moves are acknowledged (at a random
 moment of the next quarter second), starts it again
@@ -259,6 +266,65 @@ async def create_games(base: str, count: int) -> list[Played]:
     return list(await asyncio.gather(*(loop.run_in_executor(None, one, n) for n in range(count))))
 
 
+class Member:
+    """One account of the club, signed in: its session cookie goes with each call."""
+
+    def __init__(self, base: str, username: str) -> None:
+        import http.cookiejar
+
+        self.base = base
+        self.username = username
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def call(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+        """As :func:`call`, with this member's cookies."""
+        data = None if body is None else json.dumps(body).encode()
+        method = "GET" if body is None else "POST"
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("content-type", "application/json")
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        with self.opener.open(request, timeout=60) as response:
+            return json.loads(response.read())
+
+
+def timed(latencies: list[float], work: Any, *args: Any) -> Any:
+    started = time.perf_counter()
+    answer = work(*args)
+    latencies.append(time.perf_counter() - started)
+    return answer
+
+
+def pair_in_lobby(base: str, n: int, steps: dict[str, list[float]]) -> Played:
+    """Game ``n`` made through the lobby: two members sign up, one seeks, the other takes it."""
+    seeker, taker = Member(base, f"seeker{n}"), Member(base, f"taker{n}")
+    password = {"password": f"load-{n}-password"}
+    timed(steps["sign up"], seeker.call, "/api/accounts", {"username": seeker.username, **password})
+    timed(steps["sign up"], taker.call, "/api/accounts", {"username": taker.username, **password})
+    seek = timed(steps["post a seek"], seeker.call, "/api/seeks",
+                 {"variant": "makruk", "clock": "600+5", "rated": True})  # fmt: skip
+    taken = timed(steps["take it"], taker.call, f"/api/seeks/{seek['id']}/accept", {})
+    path = f"/api/seeks/{seek['id']}"
+    state = timed(steps["seek's game"], seeker.call, path, None, seek["token"])
+    if state["status"] != "accepted" or state["game"] != taken["game"]:
+        raise SystemExit(f"seek {seek['id']}: {state} after it was taken: {taken}")
+    return Played(taken["game"], {taken["color"]: taken["token"], state["color"]: state["token"]})
+
+
+async def create_in_lobby(base: str, count: int) -> tuple[list[Played], dict[str, list[float]]]:
+    """``count`` rated games paired through seeks, made a few at a time; each step's latency."""
+    steps: dict[str, list[float]] = {
+        "sign up": [], "post a seek": [], "take it": [], "seek's game": []
+    }  # fmt: skip
+    loop = asyncio.get_running_loop()
+    made = await asyncio.gather(
+        *(loop.run_in_executor(None, pair_in_lobby, base, n, steps) for n in range(count))
+    )
+    return list(made), steps
+
+
 async def play_all(
     base: str, games: list[Played], plies: int, seed: int, kill_at: int | None, server: Server,
     think: float = 0.0, stall: float = 20,
@@ -382,7 +448,16 @@ def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> 
     with database(kind, folder) as db:
         server = Server(db, folder / f"server-{kind}.log").start()
         try:
-            games = asyncio.run(create_games(server.base, args.games))
+            if args.lobby:
+                games, steps = asyncio.run(create_in_lobby(server.base, args.games))
+                for step, took in steps.items():
+                    notes.append(
+                        f"{kind}: {step}: {len(took)} calls, "
+                        f"p50 {percentile(took, 0.5) * 1000:.0f} ms, "
+                        f"p99 {percentile(took, 0.99) * 1000:.0f} ms"
+                    )
+            else:
+                games = asyncio.run(create_games(server.base, args.games))
             cpu_before = server.cpu()
             client_before = time.process_time()
             kill_at = args.games * args.plies // 2 if args.crash else None
@@ -439,6 +514,9 @@ def main() -> None:
     parser.add_argument("--crash", action="store_true", help="SIGKILL the server under load")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--lobby", action="store_true", help="accounts pair through rated seeks (see above)"
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0,
@@ -471,6 +549,8 @@ def main() -> None:
     title = f"kradan serve under load: {args.games} games, {args.plies} plies, websocket, loopback"
     if args.think:
         title += f", {args.think:g} ms thinking per move"
+    if args.lobby:
+        title += ", rated games paired in the lobby"
     if args.crash:
         title += ", SIGKILL at half the moves, then a restart"
     print_table(title, header, rows)

@@ -33,7 +33,12 @@ SEATED = {
     ("post", "/api/games/{game_id}/actions"): {"action": "resign"},
     ("post", "/api/games/{game_id}/setup"): {"arrangement": "standard"},
     ("post", "/api/games/{game_id}/rematch"): None,
+    ("post", "/api/games/{game_id}/chat"): {"text": "hello"},
 }
+#: the routes that read for a seat of a game (what only the players may see)
+SEAT_READ = {("get", "/api/games/{game_id}/chat")}
+#: the routes of an admin
+ADMIN = {("delete", "/api/chat/{message_id}")}
 #: the routes that act for a seek's owner
 OWNED = {("get", "/api/seeks/{seek_id}"), ("delete", "/api/seeks/{seek_id}")}
 
@@ -71,7 +76,7 @@ def test_every_route_is_judged_here(world: World) -> None:
         for method in ops
         if path.startswith(("/api/", "/join/"))  # (the rest are pages and their files)
     }
-    judged = OPEN | set(SEATED) | OWNED
+    judged = OPEN | set(SEATED) | OWNED | SEAT_READ | ADMIN
     assert routes - judged == set(), "a new route: say who may use it"
     assert judged - routes == set(), "a route that is gone"
 
@@ -100,6 +105,26 @@ def test_one_side_cannot_act_for_the_other(world: World) -> None:
     refused = world.call("Boon", "post", url, json={"move": "e3e4"}, headers=bearer(world.black))
     assert refused.status_code in (403, 409), refused.text  # not Black's turn, or seat
     assert world.client.get(f"/api/games/{world.game}").json()["ply"] == 0
+
+
+@pytest.mark.parametrize("route", sorted(SEAT_READ), ids=lambda route: " ".join(route))
+def test_what_only_the_players_see_needs_a_seat(world: World, route: tuple[str, str]) -> None:
+    method, path = route
+    url = path.format(game_id=world.game)
+    assert world.call(None, method, url).status_code == 401
+    for who in ("Chai", "Anan"):  # an account is not a seat, not even the player's own
+        assert world.call(who, method, url).status_code == 401
+    assert world.call("Chai", method, url, headers=bearer("x" * 43)).status_code == 403
+    assert world.call(None, method, url, headers=bearer(world.white)).status_code == 200
+
+
+@pytest.mark.parametrize("route", sorted(ADMIN), ids=lambda route: " ".join(route))
+def test_an_admins_routes_refuse_everyone_else(world: World, route: tuple[str, str]) -> None:
+    method, path = route
+    url = path.format(message_id=1)
+    assert world.call(None, method, url).status_code == 401
+    for who in ("Chai", "Anan"):
+        assert world.call(who, method, url).status_code == 403
 
 
 @pytest.mark.parametrize("route", sorted(OWNED), ids=lambda route: " ".join(route))

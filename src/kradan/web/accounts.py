@@ -23,6 +23,7 @@ from fastapi import Request
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from starlette.requests import HTTPConnection
 
 from ..ratings import START_VOLATILITY, Rating, aged, rate_game
 from .account_tables import AccountRow, RatingRow, SessionRow
@@ -325,7 +326,7 @@ class Accounts:
             return int(await session.scalar(select(func.count()).select_from(AccountRow)) or 0)
 
 
-def accounts_of(request: Request) -> Accounts:
+def accounts_of(request: HTTPConnection) -> Accounts:
     accounts: Accounts = request.app.state.accounts
     return accounts
 

@@ -35,6 +35,8 @@ from .api import MAX_BODY, router, unknown_game
 from .archive import ArchiveStore
 from .archive_api import ARCHIVE_MAX_BODY
 from .archive_api import router as archive_router
+from .chat import Chat
+from .chat_api import router as chat_router
 from .engine_pool import EnginePool
 from .hall import Hall
 from .i18n import N_
@@ -306,6 +308,7 @@ def create_app(
         hall = Hall(Store(engine), pool, archive)
         hall.accounts = app.state.accounts = Accounts(engine)
         app.state.lobby = Lobby(hall)
+        app.state.chat = Chat(engine)
         app.state.hall = hall
         app.state.pool = pool
         app.state.archive = archive
@@ -356,6 +359,7 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(rematch_router)
+    app.include_router(chat_router)
     _include_pages(app)
     return app
 

@@ -17,10 +17,11 @@ from typing import Any, cast
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
-# the archive's and the accounts' tables share the schema's metadata, so that Alembic compares
-# one schema
+# the archive's, the accounts' and the chat's tables share the schema's metadata, so that
+# Alembic compares one schema
 from . import account_tables as _account_tables  # noqa: F401
 from . import archive_tables as _archive_tables  # noqa: F401
+from . import chat_tables as _chat_tables  # noqa: F401
 from .schema import Base, JSONType
 
 
