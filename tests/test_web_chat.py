@@ -155,15 +155,21 @@ def _seat_cookie(game: str, token: str) -> dict[str, str]:
 def test_a_spectator_socket_is_refused_the_players_room(people: People) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    game, _, _ = _game(people)
+    game, _, black = _game(people)
     room = f"/api/games/{game}/chat/socket?room=players"
-    with pytest.raises(WebSocketDisconnect) as refused, people.client.websocket_connect(room):
-        pass
+    with pytest.raises(WebSocketDisconnect) as refused, people.client.websocket_connect(room) as s:
+        s.send_json({"type": "auth", "token": "x" * 43})  # a token of no seat
+        s.receive_json()
     assert refused.value.code == 4403
     with people.client.websocket_connect(
         f"/api/games/{game}/chat/socket?room=spectators"
     ) as socket:
         assert socket.receive_json() == {"type": "chat", "room": "spectators", "messages": []}
+    # a seat the page keeps (no cookie) shows its token first
+    people.client.cookies.clear()
+    with people.client.websocket_connect(room) as socket:
+        socket.send_json({"type": "auth", "token": black})
+        assert socket.receive_json() == {"type": "chat", "room": "players", "messages": []}
 
 
 def test_messages_outlive_the_server(url: str) -> None:

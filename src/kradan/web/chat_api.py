@@ -13,6 +13,7 @@ cookie; the socket reads the cookie); an account by its session cookie.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Annotated, Any
 
@@ -104,8 +105,8 @@ async def read_chat(
     if room == "players" and seat is None and not (account is not None and account.admin):
         raise GameError(401, N_("no seat: game {game} needs a seat token"), game=repr(game_id))
     if not _may_read(room, seat, account, game.row.status == "playing"):
-        raise GameError(403, N_("the {room} chat of game {game} is not yours to read"),
-                        room=room, game=repr(game_id))  # fmt: skip
+        raise GameError(403, N_("this chat of game {game} is not yours to read"),
+                        game=repr(game_id))  # fmt: skip
     return {"room": room, "messages": await chat_of(request).history(game.public_id, room)}
 
 
@@ -134,9 +135,37 @@ async def remove(message_id: int, request: Request) -> Response:
     return Response(status_code=204)
 
 
+#: how long a chat socket that needs a token waits for it
+AUTH_SECONDS = 10.0
+
+
+def _seat_by(game: GameRoom, token: str | None) -> bool | None:
+    """The seat ``token`` proves in ``game``, or ``None`` (no token, or one of no seat)."""
+    if not token:
+        return None
+    try:
+        return game.seat_of(token)
+    except GameError:
+        return None
+
+
+async def _auth_token(socket: WebSocket) -> str | None:
+    """The token of the socket's first message, ``{"type": "auth", "token": ...}``, if it
+    comes within :data:`AUTH_SECONDS` and is one."""
+    try:
+        message = await asyncio.wait_for(socket.receive_json(), AUTH_SECONDS)
+    except (TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
+        return None
+    if isinstance(message, dict) and message.get("type") == "auth":
+        token = message.get("token")
+        return token if isinstance(token, str) and len(token) <= 100 else None
+    return None
+
+
 @router.websocket("/api/games/{game_id}/chat/socket")
 async def chat_socket(socket: WebSocket, game_id: str, room: Room = "players") -> None:
-    """The room's messages as they are said and removed (read only: say with POST)."""
+    """The room's messages as they are said and removed (read only: say with POST). A seat
+    is proved by its cookie, or by a first message ``{"type": "auth", "token": ...}``."""
     try:
         same_origin(socket)
     except GameError:
@@ -146,19 +175,17 @@ async def chat_socket(socket: WebSocket, game_id: str, room: Room = "players") -
     if game is None:
         await socket.close(code=4404)
         return
-    seat: bool | None = None
-    cookie = socket.cookies.get(cookie_name(game_id))
-    if cookie:
-        try:
-            seat = game.seat_of(cookie)
-        except GameError:
-            seat = None
     account = await accounts_of(socket).of_session(socket.cookies.get(SESSION_COOKIE))
-    if not _may_read(room, seat, account, game.row.status == "playing"):
-        await socket.close(code=4403)
-        return
-    chat = chat_of(socket)
+    playing = game.row.status == "playing"
     await socket.accept()
+    seat = _seat_by(game, socket.cookies.get(cookie_name(game_id)))
+    if not _may_read(room, seat, account, playing):
+        # a seat kept by the page rather than by its cookie: its first message shows the token
+        seat = _seat_by(game, await _auth_token(socket))
+        if not _may_read(room, seat, account, playing):
+            await socket.close(code=4403)
+            return
+    chat = chat_of(socket)
     chat.listen(game.public_id, room, socket)
     try:
         messages = await chat.history(game.public_id, room)

@@ -5,6 +5,7 @@
 import { gameDescriptions, gamePath, request, saveSeat } from './api.js';
 import { initActions } from './actions.js';
 import { initAfterGame } from './after-game.js';
+import { initChat } from './chat-panel.js';
 import { createBoard, drawPosition } from './board.js';
 import { hideChooser } from './chooser.js';
 import { renderClocks, setClocks, startClocks } from './clock.js';
@@ -129,6 +130,7 @@ initSide(ctrl);
 initSound(state);
 initExports(ctrl);
 initAfterGame(state);
+initChat(gameId);
 initInvite();
 initKeyboard(ctrl);
 startClocks(state);
