@@ -69,6 +69,7 @@ FIXTURES = {
     "moves.uci": "startpos moves e3e4 d6d5\n",
     "starts.txt": "startpos moves e3e4 d6d5\n",
     "openings.txt": "startpos moves e3e4 d6d5\n",
+    "password.txt": "correct horse battery\n",  # kradan admin create-user --password-file
 }
 #: options whose value a command writes rather than reads
 OUTPUT_OPTIONS = {"-o", "--output", "--pgn", "--svg", "--png", "--annotate", "--dir"}

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from .. import __version__
 from ..errors import KradanError
 from . import (
+    admin,
     analyse,
     archive,
     book,
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     egtb.add_parser(commands)
     book.add_parser(commands)
     archive.add_parser(commands)
+    admin.add_parser(commands)
     tune.add_parser(commands)
     for command_parser in commands.choices.values():  # for a command's own usage on errors
         command_parser.set_defaults(command_parser=command_parser)

@@ -223,6 +223,17 @@ class Accounts:
             )
         return None if row is None else Account(row.id, row.username, row.admin)
 
+    async def set_admin(self, username: str, admin: bool) -> Account:
+        """Give ``username`` the admin role (or take it away); 404 for no such account."""
+        async with self.sessions.begin() as session:
+            row = await session.scalar(
+                select(AccountRow).where(AccountRow.key == username_key(username)[:64])
+            )
+            if row is None:
+                raise GameError(404, N_("no account is named {name}"), name=repr(username[:64]))
+            row.admin = admin
+        return Account(row.id, row.username, row.admin)
+
     # --- ratings -------------------------------------------------------------------------------
 
     async def ratings_of(self, account_id: int) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,119 @@
+"""``kradan admin``: the accounts of ``kradan serve``'s database from the command line: make
+one (the first admin, say) and give or take away the admin role. Needs
+``pip install 'kradan[web]'``.
+
+The password is read from the file ``--password-file`` names (its first line), else from the
+``KRADAN_PASSWORD`` environment variable, else asked twice at the terminal: never from the
+command line, where other users of the machine could read it."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import EXIT_BAD_INPUT
+
+EXAMPLES = """examples:
+  kradan admin create-user somchai --admin --db club.db --password-file password.txt
+  kradan admin set-admin somchai --revoke --db club.db
+  kradan admin set-admin somchai --db club.db"""
+
+NEEDED = ("sqlalchemy", "aiosqlite", "alembic", "platformdirs", "argon2")
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "admin",
+        help="the accounts of kradan serve: create one, make an admin",
+        description="Manage the accounts of kradan serve's database: create an account (the "
+        "first admin, say) and give or take away the admin role. The password comes from "
+        "--password-file, else KRADAN_PASSWORD, else it is asked at the terminal.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="admin_command", metavar="ACTION", required=True)
+    create = actions.add_parser("create-user", help="create an account")
+    create.add_argument("username", help="3 to 24 letters, digits, _ or -")
+    create.add_argument("--admin", action="store_true", help="with the admin role")
+    create.add_argument(
+        "--password-file", metavar="FILE", help="read the password from FILE's first line"
+    )
+    role = actions.add_parser("set-admin", help="give an account the admin role")
+    role.add_argument("username")
+    role.add_argument("--revoke", action="store_true", help="take the admin role away")
+    for each in (create, role):
+        each.add_argument(
+            "--db",
+            metavar="URL",
+            help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
+            "postgresql+asyncpg://... (default: games.db in your data folder)",
+        )
+    parser.set_defaults(run=run)
+
+
+def read_password(args: argparse.Namespace) -> str:
+    """The new account's password: from ``--password-file``, ``KRADAN_PASSWORD`` or asked."""
+    if args.password_file:
+        lines = Path(args.password_file).read_text(encoding="utf-8").splitlines()
+        return lines[0] if lines else ""
+    if os.environ.get("KRADAN_PASSWORD"):
+        return os.environ["KRADAN_PASSWORD"]
+    if not sys.stdin.isatty():
+        raise ValueError("no password: give --password-file FILE or set KRADAN_PASSWORD")
+    try:
+        first = getpass.getpass("password: ")
+        again = getpass.getpass("password again: ")
+    except EOFError:
+        raise ValueError("no password was typed") from None
+    if again != first:
+        raise ValueError("the two passwords differ")
+    return first
+
+
+async def _act(url: str, args: argparse.Namespace, password: str | None) -> str:
+    from ..web import storage
+    from ..web.accounts import Accounts
+
+    engine = storage.make_engine(url)
+    try:
+        await storage.migrate(engine)
+        accounts = Accounts(engine)
+        if args.admin_command == "create-user":
+            assert password is not None
+            made = await accounts.sign_up(args.username, password, admin=args.admin)
+            return f"created {made.username}" + (" (admin)" if made.admin else "")
+        changed = await accounts.set_admin(args.username, not args.revoke)
+        return f"{changed.username} is {'an admin' if changed.admin else 'no longer an admin'}"
+    finally:
+        await engine.dispose()
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [name for name in NEEDED if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"kradan admin needs the web extra: pip install 'kradan[web]' (missing: "
+              f"{', '.join(missing)})", file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
+    from ..web.model import GameError
+    from ..web.storage import database_url, default_database_url
+
+    try:
+        url = database_url(args.db) if args.db is not None else default_database_url()
+        password = read_password(args) if args.admin_command == "create-user" else None
+        print(asyncio.run(_act(url, args, password)))
+    except (ValueError, OSError) as error:
+        print(f"kradan: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except GameError as error:
+        print(f"kradan: error: {error.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+__all__ = ["add_parser", "run"]
