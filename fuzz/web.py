@@ -26,7 +26,12 @@ the lobby's: ``account``, ``sign-in`` and ``seek`` (POST the body to /api/accoun
 /api/seeks), ``take`` (POST /api/seeks/<id>/accept: a JSON body takes the first open seek, any
 other body is the seek's id), ``rematch`` (POST the game's rematch with the seat's token),
 ``profile`` and ``leaders`` (GET /api/accounts/<body>, /api/ratings/<body>). ``read-move`` GETs
-the game's reading of the body as a move.
+the game's reading of the body as a move. The chat's: ``chat`` (POST the body to the game's chat
+with the seat's token), ``chat-read`` (GET the game's chat, the body as the room), ``chat-remove``
+(DELETE /api/chat/<body> as an admin made at the start) and ``chat-socket`` (open the game's
+chat socket, the body's first line as the room, send the rest, then read: a message, or the
+socket closed with 4403, or 1008 for a room that is none, passes). The chat's clock moves 2.5 s
+an input, so that speakers are both let through and slowed down.
 
 :data:`KINDS_VARIABLE` (``KRADAN_FUZZ_WEB_KINDS=line,pgn-read``; ``benchmarks/fuzz.py --kinds``
 sets it) keeps a run to some kinds: only their seeds, only their grammar, and an input whose
@@ -51,6 +56,8 @@ from urllib.parse import quote
 from . import corpus, study
 from .base import Crash, Target
 
+#: the password of the admin made at the start (``chat-remove``)
+ADMIN_PASSWORD = "fuzz admin password"
 #: inputs between fresh sets of games
 FRESH_EVERY = 100
 #: seconds a socket may take to answer
@@ -73,14 +80,15 @@ REVIEWED_MOVES = ("a1a2", "b8b1")
 KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket", "analysis",
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
          "archived", "explore", "read-move", "line", "pgn-read", "pgn-write", "account",
-         "sign-in", "seek", "take", "rematch", "profile", "leaders")  # fmt: skip
+         "sign-in", "seek", "take", "rematch", "profile", "leaders", "chat", "chat-read",
+         "chat-remove", "chat-socket")  # fmt: skip
 #: the environment variable that keeps a run to some kinds (comma-separated)
 KINDS_VARIABLE = "KRADAN_FUZZ_WEB_KINDS"
 #: the kinds that never touch the games made at the start (a run of only these makes no fresh
 #: ones every :data:`FRESH_EVERY` inputs)
 GAMELESS = frozenset({"analysis", "analysis-socket", "archive", "search", "export", "archived",
                       "explore", "line", "pgn-read", "pgn-write", "account", "sign-in", "seek",
-                      "take", "profile", "leaders"})  # fmt: skip
+                      "take", "profile", "leaders", "chat-remove"})  # fmt: skip
 #: the routes of the accounts and the lobby whose body is an input's (POSTed as JSON)
 ACCOUNT_ROUTES = {"account": "/api/accounts", "sign-in": "/api/session", "seek": "/api/seeks"}
 STUDY_ROUTES = {"line": "/api/line", "pgn-read": "/api/pgn/read",
@@ -114,6 +122,8 @@ class WebApp:
         self.sockets: dict[str, Any] = {}
         self.analysis_socket: Any = None
         self.inputs = 0
+        self.admin_session = ""
+        self.chat_time = 0.0
 
     def start(self) -> None:
         from fastapi.testclient import TestClient
@@ -124,7 +134,21 @@ class WebApp:
         url = f"sqlite+aiosqlite:///{self.folder / 'games.db'}"
         self.client = TestClient(create_app(url), base_url="http://127.0.0.1")
         self.client.__enter__()
+        self._make_admin()
         self._fresh_games()
+
+    def _make_admin(self) -> None:
+        """An admin account, signed in (its session for ``chat-remove``), and the chat's clock
+        that the inputs move."""
+        from functools import partial
+
+        state = self.client.app.state
+        self.client.portal.call(partial(state.accounts.sign_up, "fuzz-admin", ADMIN_PASSWORD,
+                                        admin=True))  # fmt: skip
+        signed_in = self.client.post("/api/session", json={"username": "fuzz-admin",
+                                                           "password": ADMIN_PASSWORD})  # fmt: skip
+        self.admin_session = signed_in.cookies["kradan_session"]
+        state.chat.clock = lambda: self.chat_time
 
     def stop(self) -> None:
         self._close_sockets()
@@ -194,8 +218,12 @@ class WebApp:
         headers = {"Authorization": f"Bearer {token}", "content-type": "application/json"}
         client = self.client
         client.cookies.clear()  # each input stands alone (and the jar's lookups grow with it)
+        self.chat_time += 2.5
         if kind == "socket":
             self._socket(game_id, text)
+            return
+        if kind == "chat-socket":
+            self._chat_socket(game_id, token, text)
             return
         if kind == "analysis-socket":
             self._analysis_socket(brief(text))
@@ -230,6 +258,15 @@ class WebApp:
             response = client.get(f"/api/accounts/{quote(text[:80], safe='')}")
         elif kind == "leaders":
             response = client.get(f"/api/ratings/{quote(text[:40], safe='')}")
+        elif kind == "chat":
+            response = client.post(f"/api/games/{game_id}/chat", content=body, headers=headers)
+        elif kind == "chat-read":
+            response = client.get(f"/api/games/{game_id}/chat", params={"room": text[:40]},
+                                  headers=headers)  # fmt: skip
+        elif kind == "chat-remove":
+            client.cookies.set("kradan_session", self.admin_session)
+            response = client.delete(f"/api/chat/{quote(text[:20], safe='') or 'x'}")
+            client.cookies.clear()
         elif kind == "read-move":
             response = client.get(f"/api/games/{game_id}/read-move", params={"move": text[:100]})
         elif kind == "join":
@@ -309,6 +346,25 @@ class WebApp:
         except Exception as error:
             self.sockets.pop(game_id, None)
             raise Crash(f"socket failed after {text[:200]!r}: {error!r}") from error
+
+    def _chat_socket(self, game_id: str, token: str, text: str) -> None:
+        """Open the game's chat socket in the room the first line names, send the rest (or
+        the seat's token when there is none), then read one message or the refusal."""
+        from starlette.websockets import WebSocketDisconnect
+
+        room, _, rest = text.partition("\n")
+        message = rest or json.dumps({"type": "auth", "token": token})
+        path = f"/api/games/{game_id}/chat/socket?room={quote(room[:40], safe='')}"
+        try:
+            with self.client.websocket_connect(path) as socket:
+                socket.send_text(message)
+                self._receive(socket)
+        except WebSocketDisconnect as closed:
+            if closed.code not in (1000, 1008, 4403, 4404):  # 1008: a room that is no room
+                raise Crash(f"chat socket closed with {closed.code} after {text[:200]!r}") from None
+        except Crash as crash:
+            if "websocket.close" not in str(crash) or "4403" not in str(crash):
+                raise
 
     def _analysis_socket(self, text: str) -> None:
         """Send ``text`` on the analysis socket, then a message that must be answered (lines
@@ -410,6 +466,13 @@ def seeds() -> list[bytes]:
         (f"rematch {REVIEWED}", ""), (f"rematch {REVIEWED + len(GAMES) + 1}", ""),
         ("rematch 0", ""), ("profile", "Anan"), ("profile", "nobody"),
         ("leaders", "makruk"), ("leaders", "cambodian"), ("leaders", "chess"),
+        ("chat 0", '{"room": "players", "text": "good luck"}'),
+        ("chat 5", '{"room": "spectators", "text": "ស្រី\u200dខ <b>x</b>"}'),
+        ("chat 1", '{"text": "  \\u0007  "}'), ("chat-read 0", "players"),
+        ("chat-read 0", "spectators"), ("chat-read 2", "x"), ("chat-remove", "1"),
+        ("chat-remove", "99999999999999999999"), ("chat-remove", "x"),
+        ("chat-socket 0", "players"), ("chat-socket 1", 'spectators\n{"type": "auth"}'),
+        ("chat-socket 3", "x\nnot json"),
     ]  # fmt: skip
     cases += [("line", body) for body in study.line_bodies()]
     cases += [("line", text) for text in study.line_texts()]

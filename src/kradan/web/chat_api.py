@@ -17,7 +17,7 @@ import asyncio
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request, Response, WebSocket
+from fastapi import APIRouter, Body, Path, Query, Request, Response, WebSocket
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
@@ -30,6 +30,8 @@ from .room import Room as GameRoom
 
 router = APIRouter()
 
+#: the largest message id (the column is a 32-bit integer on PostgreSQL)
+MAX_ID = 2**31 - 1
 ROOM_QUERY = Query(description="players (the two seats) or spectators")
 
 
@@ -124,7 +126,10 @@ async def say(game_id: str, body: Annotated[ChatBody, Body()], request: Request)
 
 @router.delete("/api/chat/{message_id}", status_code=204, responses=_errors(401, 403, 404),
                summary="Remove a message (an admin)")  # fmt: skip
-async def remove(message_id: int, request: Request) -> Response:
+async def remove(
+    message_id: Annotated[int, Path(ge=1, le=MAX_ID, description="the message's id")],
+    request: Request,
+) -> Response:
     same_origin(request)
     account = await signed_in(request)
     if account is None:
