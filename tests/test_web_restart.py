@@ -342,3 +342,58 @@ def test_serve_opens_the_browser_when_the_server_is_up(
     db = database_url(tmp_path)
     assert main.main(["serve", "--port", str(port), "--db", db, "--open"]) == 0
     assert opened == [f"http://127.0.0.1:{port}/"]
+
+
+def test_a_killed_server_keeps_accounts_sessions_ratings_and_chat(db: str) -> None:
+    """What the club features store outlives SIGKILL: the accounts, a session cookie, the
+    ratings a rated game moved and a chat message, each once the server has answered it."""
+    import http.cookiejar
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def member() -> Any:
+        return urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def ask(opener: Any, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(base + path, data=data,
+                                         method="GET" if body is None else "POST")  # fmt: skip
+        request.add_header("content-type", "application/json")
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        with opener.open(request, timeout=30) as response:
+            return json.loads(response.read() or b"null")
+
+    anan, boon = member(), member()
+    process = start_server(port, db)
+    try:
+        for opener, name in ((anan, "Anan"), (boon, "Boon")):
+            ask(opener, "/api/accounts", {"username": name, "password": "correct horse battery"})
+        seek = ask(anan, "/api/seeks", {"rated": True, "color": "white"})
+        taken = ask(boon, f"/api/seeks/{seek['id']}/accept", {})
+        game_id = taken["game"]
+        said = ask(boon, f"/api/games/{game_id}/chat", {"text": "good game"}, taken["token"])
+        ask(boon, f"/api/games/{game_id}/actions", {"action": "resign"}, taken["token"])
+        wait_for(lambda: ask(anan, "/api/accounts/Anan")["ratings"], timeout=30)
+        before = ask(anan, "/api/accounts/Anan")["ratings"]["makruk"]
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+    process = start_server(port, db)
+    try:
+        assert ask(anan, "/api/session")["username"] == "Anan"  # the cookie still opens it
+        after = ask(anan, "/api/accounts/Anan")["ratings"]["makruk"]
+        kept = ("rating", "volatility", "games")  # (the deviation grows with the time away)
+        assert [after[key] for key in kept] == [before[key] for key in kept]
+        assert before["games"] == 1 and before["rating"] > 1500
+        messages = ask(boon, f"/api/games/{game_id}/chat", None, taken["token"])["messages"]
+        assert messages == [said]
+    finally:
+        process.terminate()
+        process.wait(20)
