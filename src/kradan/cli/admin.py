@@ -11,20 +11,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import importlib.util
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_BAD_INPUT
+from .common import DATABASE_MODULES, EXIT_BAD_INPUT, add_database_argument, missing_web_extra
 
 EXAMPLES = """examples:
   kradan admin create-user somchai --admin --db club.db --password-file password.txt
   kradan admin set-admin somchai --revoke --db club.db
   kradan admin set-admin somchai --db club.db"""
 
-NEEDED = ("sqlalchemy", "aiosqlite", "alembic", "platformdirs", "argon2")
+NEEDED = (*DATABASE_MODULES, "argon2")
 
 
 def add_parser(commands: Any) -> None:
@@ -48,12 +47,7 @@ def add_parser(commands: Any) -> None:
     role.add_argument("username")
     role.add_argument("--revoke", action="store_true", help="take the admin role away")
     for each in (create, role):
-        each.add_argument(
-            "--db",
-            metavar="URL",
-            help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
-            "postgresql+asyncpg://... (default: games.db in your data folder)",
-        )
+        add_database_argument(each)
     parser.set_defaults(run=run)
 
 
@@ -95,10 +89,7 @@ async def _act(url: str, args: argparse.Namespace, password: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [name for name in NEEDED if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f"kradan admin needs the web extra: pip install 'kradan[web]' (missing: "
-              f"{', '.join(missing)})", file=sys.stderr)  # fmt: skip
+    if missing_web_extra("admin", NEEDED):
         return EXIT_BAD_INPUT
     from ..web.model import GameError
     from ..web.storage import database_url, default_database_url

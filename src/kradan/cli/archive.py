@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_BAD_INPUT, counted
+from .common import (
+    DATABASE_MODULES,
+    EXIT_BAD_INPUT,
+    add_database_argument,
+    counted,
+    missing_web_extra,
+)
 
 EXAMPLES = """examples:
   kradan archive import games.pgn                     into games.db in your data folder
@@ -21,7 +26,7 @@ EXAMPLES = """examples:
   kradan archive import big.pgn --db postgresql://kradan@127.0.0.1/kradan"""
 
 #: what the archive needs beyond kradan's own dependencies
-NEEDED = ("sqlalchemy", "aiosqlite", "alembic", "platformdirs")
+NEEDED = DATABASE_MODULES
 #: bytes read from a file at a time
 CHUNK = 1 << 20
 #: errors printed one by one (the rest are counted)
@@ -41,12 +46,7 @@ def add_parser(commands: Any) -> None:
     actions = parser.add_subparsers(dest="archive_command", metavar="ACTION", required=True)
     imports = actions.add_parser("import", help="import PGN files")
     imports.add_argument("files", nargs="+", metavar="FILE.pgn", help="the games")
-    imports.add_argument(
-        "--db",
-        metavar="URL",
-        help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
-        "postgresql+asyncpg://... (default: games.db in your data folder)",
-    )
+    add_database_argument(imports)
     parser.set_defaults(run=run)
 
 
@@ -96,10 +96,7 @@ async def _import(url: str, paths: list[Path]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [name for name in NEEDED if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f"kradan archive needs the web extra: pip install 'kradan[web]' (missing: "
-              f"{', '.join(missing)})", file=sys.stderr)  # fmt: skip
+    if missing_web_extra("archive", NEEDED):
         return EXIT_BAD_INPUT
     from ..web.storage import database_url, default_database_url
 

@@ -102,6 +102,32 @@ def add_game_argument(
         parser.add_argument("variant", nargs="?", default=default, help=text)
 
 
+#: what the commands on kradan serve's database need beyond kradan's own dependencies
+DATABASE_MODULES = ("sqlalchemy", "aiosqlite", "alembic", "platformdirs")
+
+
+def add_database_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db URL``: kradan serve's database, as ``kradan serve`` takes it."""
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="database: a file (SQLite) or a URL, sqlite+aiosqlite:///PATH or "
+        "postgresql+asyncpg://... (default: games.db in your data folder)",
+    )
+
+
+def missing_web_extra(command: str, needed: tuple[str, ...] = DATABASE_MODULES) -> bool:
+    """Whether a module of ``needed`` is missing (then said on standard error, with the way to
+    install the web extra)."""
+    import importlib.util
+
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"kradan {command} needs the web extra: pip install 'kradan[web]' (missing: "
+              f"{', '.join(missing)})", file=sys.stderr)  # fmt: skip
+    return bool(missing)
+
+
 def add_executor_arguments(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
     """``--concurrency``, ``--executor local|ray`` and ``--address``: where parallel work runs
     and how much of it at once (docs/cluster.md); read back with :func:`executor_from_args`."""

@@ -457,19 +457,27 @@ def _text_field(message: dict[str, Any], name: str, limit: int) -> str:
     return value
 
 
+async def socket_game(socket: WebSocket, game_id: str) -> Room | None:
+    """The game a websocket opening is for; ``None`` once it is closed: 4403 for another
+    site's page, 4404 for no such game."""
+    try:
+        same_origin(socket)
+    except GameError:
+        await socket.close(code=4403)
+        return None
+    room = await hall_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+    if room is None:
+        await socket.close(code=4404)
+    return room
+
+
 @router.websocket("/api/games/{game_id}/socket")
 async def game_socket(socket: WebSocket, game_id: str) -> None:
     """The game's live feed: ``{"type": "game", "game": ...}`` on connect and after every
     change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``,
     ``{"type": "setup", "arrangement": {...}}`` or ``{"type": "auth", "token": ...}``."""
-    try:
-        same_origin(socket)
-    except GameError:
-        await socket.close(code=4403)
-        return
-    room = await hall_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+    room = await socket_game(socket, game_id)
     if room is None:
-        await socket.close(code=4404)
         return
     await socket.accept()
     color: bool | None = None

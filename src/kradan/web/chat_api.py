@@ -14,7 +14,6 @@ cookie; the socket reads the cookie); an account by its session cookie.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response, WebSocket
@@ -22,7 +21,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from .accounts import SESSION_COOKIE, Account, accounts_of, signed_in
-from .api import GAME_ID, ErrorView, cookie_name, hall_of, room_of, same_origin, seat_token
+from .api import ErrorView, cookie_name, room_of, same_origin, seat_token, socket_game
 from .chat import MAX_TEXT, Chat, Room, Speaker
 from .i18n import N_
 from .model import GameError
@@ -171,14 +170,8 @@ async def _auth_token(socket: WebSocket) -> str | None:
 async def chat_socket(socket: WebSocket, game_id: str, room: Room = "players") -> None:
     """The room's messages as they are said and removed (read only: say with POST). A seat
     is proved by its cookie, or by a first message ``{"type": "auth", "token": ...}``."""
-    try:
-        same_origin(socket)
-    except GameError:
-        await socket.close(code=4403)
-        return
-    game = await hall_of(socket).get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+    game = await socket_game(socket, game_id)
     if game is None:
-        await socket.close(code=4404)
         return
     account = await accounts_of(socket).of_session(socket.cookies.get(SESSION_COOKIE))
     playing = game.row.status == "playing"
