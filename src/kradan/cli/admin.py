@@ -1,6 +1,6 @@
-"""``kradan admin``: the accounts of ``kradan serve``'s database from the command line: make
-one (the first admin, say) and give or take away the admin role. Needs
-``pip install 'kradan[web]'``.
+"""``kradan admin``: ``kradan serve``'s database from the command line: make an account (the
+first admin, say), give or take away the admin role, and back the database up or restore it
+(:mod:`kradan.web.backup`). Needs ``pip install 'kradan[web]'``.
 
 The password is read from the file ``--password-file`` names (its first line), else from the
 ``KRADAN_PASSWORD`` environment variable, else asked twice at the terminal: never from the
@@ -21,7 +21,9 @@ from .common import DATABASE_MODULES, EXIT_BAD_INPUT, add_database_argument, mis
 EXAMPLES = """examples:
   kradan admin create-user somchai --admin --db club.db --password-file password.txt
   kradan admin set-admin somchai --revoke --db club.db
-  kradan admin set-admin somchai --db club.db"""
+  kradan admin set-admin somchai --db club.db
+  kradan admin backup club-backup.db --db club.db
+  kradan admin restore club-backup.db --db restored.db"""
 
 NEEDED = (*DATABASE_MODULES, "argon2")
 
@@ -29,10 +31,11 @@ NEEDED = (*DATABASE_MODULES, "argon2")
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "admin",
-        help="the accounts of kradan serve: create one, make an admin",
-        description="Manage the accounts of kradan serve's database: create an account (the "
-        "first admin, say) and give or take away the admin role. The password comes from "
-        "--password-file, else KRADAN_PASSWORD, else it is asked at the terminal.",
+        help="kradan serve's accounts and database: create one, make an admin, back up",
+        description="Manage kradan serve's database: create an account (the first admin, "
+        "say), give or take away the admin role, back the database up and restore it. A new "
+        "account's password comes from --password-file, else KRADAN_PASSWORD, else it is asked "
+        "at the terminal.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -46,7 +49,14 @@ def add_parser(commands: Any) -> None:
     role = actions.add_parser("set-admin", help="give an account the admin role")
     role.add_argument("username")
     role.add_argument("--revoke", action="store_true", help="take the admin role away")
-    for each in (create, role):
+    save = actions.add_parser("backup", help="copy the database to a file (while it serves)")
+    save.add_argument("file", help="the new file (SQLite: a database; PostgreSQL: pg_dump's)")
+    back = actions.add_parser("restore", help="restore a backup into a database")
+    back.add_argument("file", help="a file kradan admin backup made")
+    back.add_argument(
+        "--replace", action="store_true", help="into a database that holds tables already"
+    )
+    for each in (create, role, save, back):
         add_database_argument(each)
     parser.set_defaults(run=run)
 
@@ -91,14 +101,21 @@ async def _act(url: str, args: argparse.Namespace, password: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if missing_web_extra("admin", NEEDED):
         return EXIT_BAD_INPUT
+    from ..web.backup import BackupError, backup, restore
     from ..web.model import GameError
     from ..web.storage import database_url, default_database_url
 
     try:
         url = database_url(args.db) if args.db is not None else default_database_url()
+        if args.admin_command == "backup":
+            print(backup(url, Path(args.file)))
+            return 0
+        if args.admin_command == "restore":
+            print(restore(Path(args.file), url, replace=args.replace))
+            return 0
         password = read_password(args) if args.admin_command == "create-user" else None
         print(asyncio.run(_act(url, args, password)))
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, BackupError) as error:
         print(f"kradan: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except GameError as error:
