@@ -39,6 +39,16 @@ SEATED = {
 SEAT_READ = {("get", "/api/games/{game_id}/chat")}
 #: the routes of an admin
 ADMIN = {("delete", "/api/chat/{message_id}")}
+#: the routes that act for a signed-in account (its session cookie)
+SESSION = {("post", "/api/tokens")}
+#: the routes of a program: an account's API token (a bot's, for /api/bot/, streams and
+#: challenges)
+TOKEN = {
+    ("delete", "/api/tokens"), ("get", "/api/account"), ("post", "/api/bot/account/upgrade"),
+    ("get", "/api/stream/event"), ("post", "/api/challenge/{seek_id}/accept"),
+    ("post", "/api/challenge/{seek_id}/decline"), ("get", "/api/bot/game/stream/{game_id}"),
+    ("post", "/api/bot/game/{game_id}/move/{move}"), ("post", "/api/bot/game/{game_id}/resign"),
+}  # fmt: skip
 #: the routes that act for a seek's owner
 OWNED = {("get", "/api/seeks/{seek_id}"), ("delete", "/api/seeks/{seek_id}")}
 
@@ -76,7 +86,7 @@ def test_every_route_is_judged_here(world: World) -> None:
         for method in ops
         if path.startswith(("/api/", "/join/"))  # (the rest are pages and their files)
     }
-    judged = OPEN | set(SEATED) | OWNED | SEAT_READ | ADMIN
+    judged = OPEN | set(SEATED) | OWNED | SEAT_READ | ADMIN | SESSION | TOKEN
     assert routes - judged == set(), "a new route: say who may use it"
     assert judged - routes == set(), "a route that is gone"
 
@@ -125,6 +135,29 @@ def test_an_admins_routes_refuse_everyone_else(world: World, route: tuple[str, s
     assert world.call(None, method, url).status_code == 401
     for who in ("Chai", "Anan"):
         assert world.call(who, method, url).status_code == 403
+
+
+@pytest.mark.parametrize("route", sorted(SESSION), ids=lambda route: " ".join(route))
+def test_an_accounts_routes_need_its_session(world: World, route: tuple[str, str]) -> None:
+    method, path = route
+    assert world.call(None, method, path).status_code == 401
+    assert world.call(None, method, path, headers=bearer(world.white)).status_code == 401
+
+
+@pytest.mark.parametrize("route", sorted(TOKEN), ids=lambda route: " ".join(route))
+def test_a_programs_routes_need_an_api_token(world: World, route: tuple[str, str]) -> None:
+    """Neither a session, nor a seat's token, nor a made-up one is an API token; a token of an
+    account that is no bot opens none of the bot's routes."""
+    method, path = route
+    url = path.format(seek_id=world.seek, game_id=world.game, move="e3e4")
+    assert world.call(None, method, url).status_code == 401
+    assert world.call("Chai", method, url).status_code == 401
+    assert world.call(None, method, url, headers=bearer(world.white)).status_code == 401
+    assert world.call(None, method, url, headers=bearer("x" * 43)).status_code == 401
+    if path.startswith(("/api/bot/game", "/api/stream", "/api/challenge")):
+        token = world.call("Chai", "post", "/api/tokens").json()["token"]
+        assert world.call(None, method, url, headers=bearer(token)).status_code == 403
+    assert world.client.get(f"/api/games/{world.game}").json()["ply"] == 0
 
 
 @pytest.mark.parametrize("route", sorted(OWNED), ids=lambda route: " ".join(route))

@@ -20,6 +20,7 @@ from . import (
     analyse,
     archive,
     book,
+    bot,
     convert,
     egtb,
     match,
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_parser(commands)
     archive.add_parser(commands)
     admin.add_parser(commands)
+    bot.add_parser(commands)
     tune.add_parser(commands)
     for command_parser in commands.choices.values():  # for a command's own usage on errors
         command_parser.set_defaults(command_parser=command_parser)

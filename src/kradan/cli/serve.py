@@ -23,6 +23,10 @@ INSTALL_HINT = "kradan serve needs the web extra: pip install 'kradan[web]'"
 DEFAULT_IMPORT_MIB = DEFAULT_IMPORT_RATE / (1 << 20)
 
 
+#: seconds a stop waits for open requests (the bot API's streams) before it ends them
+GRACEFUL_SECONDS = 5
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
@@ -156,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=4096,
         http="h11",
         lifespan="on",
+        # the bot API's streams never end by themselves: a stop waits this long for them
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     return 0
 

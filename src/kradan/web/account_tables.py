@@ -25,6 +25,8 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    #: an account an engine plays through the bot API
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SessionRow(Base):
@@ -38,6 +40,19 @@ class SessionRow(Base):
     )
     created_at: Mapped[datetime] = mapped_column(DateTime)
     expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ApiTokenRow(Base):
+    """A personal API token of an account (a bot's, say): the SHA-256 (hex) of the token, which
+    is shown once, when it is made."""
+
+    __tablename__ = "api_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class RatingRow(Base):
@@ -57,4 +72,4 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
 
-__all__ = ["AccountRow", "RatingRow", "SessionRow"]
+__all__ = ["AccountRow", "ApiTokenRow", "RatingRow", "SessionRow"]

@@ -121,6 +121,12 @@ class Account:
     id: int
     username: str
     admin: bool
+    #: an account that an engine plays through the bot API (:mod:`.bot_api`)
+    bot: bool = False
+
+
+def account_of_row(row: AccountRow) -> Account:
+    return Account(row.id, row.username, row.admin, row.bot)
 
 
 @dataclass(frozen=True)
@@ -152,13 +158,13 @@ class Accounts:
         check_password(password)
         digest = await asyncio.to_thread(_hasher.hash, password)
         row = AccountRow(username=name, key=username_key(name), password_hash=digest,
-                         admin=admin, created_at=utcnow())  # fmt: skip
+                         admin=admin, bot=False, created_at=utcnow())  # fmt: skip
         try:
             async with self.sessions.begin() as session:
                 session.add(row)
         except IntegrityError:
             raise GameError(409, N_("the username {name} is taken"), name=repr(name)) from None
-        return Account(row.id, row.username, row.admin)
+        return account_of_row(row)
 
     async def sign_in(self, username: str, password: str, client: str) -> tuple[Account, str]:
         """The account and a new session token, for the right password; 401 otherwise (the
@@ -182,7 +188,7 @@ class Accounts:
             async with self.sessions.begin() as session:
                 await session.execute(update(AccountRow).where(AccountRow.id == row.id)
                                       .values(password_hash=fresh))  # fmt: skip
-        return Account(row.id, row.username, row.admin), await self.open_session(row.id)
+        return account_of_row(row), await self.open_session(row.id)
 
     async def open_session(self, account_id: int) -> str:
         token = new_token()
@@ -214,14 +220,33 @@ class Accounts:
         if found is None or found[1] < utcnow():
             return None
         row = found[0]
-        return Account(row.id, row.username, row.admin)
+        return account_of_row(row)
 
     async def named(self, username: str) -> Account | None:
         async with self.sessions() as session:
             row = await session.scalar(
                 select(AccountRow).where(AccountRow.key == username_key(username)[:64])
             )
-        return None if row is None else Account(row.id, row.username, row.admin)
+        return None if row is None else account_of_row(row)
+
+    async def make_bot(self, account: Account) -> Account:
+        """Mark ``account`` as a bot's, for good (lichess's rule: only an account that has
+        played no game, so that no person's rated games are an engine's); 409 otherwise."""
+        async with self.sessions.begin() as session:
+            played = await session.scalar(
+                select(func.count()).select_from(GameRow).where(
+                    or_(GameRow.white_account_id == account.id,
+                        GameRow.black_account_id == account.id)
+                )
+            )  # fmt: skip
+            if played:
+                raise GameError(
+                    409, N_("{name} has played games: only a new account becomes a bot"),
+                    name=repr(account.username),
+                )  # fmt: skip
+            await session.execute(update(AccountRow).where(AccountRow.id == account.id)
+                                  .values(bot=True))  # fmt: skip
+        return Account(account.id, account.username, account.admin, True)
 
     async def set_admin(self, username: str, admin: bool) -> Account:
         """Give ``username`` the admin role (or take it away); 404 for no such account."""
@@ -232,7 +257,7 @@ class Accounts:
             if row is None:
                 raise GameError(404, N_("no account is named {name}"), name=repr(username[:64]))
             row.admin = admin
-        return Account(row.id, row.username, row.admin)
+        return account_of_row(row)
 
     # --- ratings -------------------------------------------------------------------------------
 

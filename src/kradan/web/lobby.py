@@ -160,6 +160,19 @@ class Lobby:
         if seek.game is None:
             del self.seeks[seek.id]
 
+    def decline(self, seek_id: str, addressee: Account) -> None:
+        """Turn down challenge ``seek_id`` made to ``addressee``: the seek goes.
+
+        :raises GameError: 404 for no open seek, 409 for a seek that is no challenge to it.
+        """
+        self._sweep()
+        seek = self.seeks.get(seek_id)
+        if seek is None or seek.game is not None:
+            raise GameError(404, N_("no seek {seek} is open"), seek=repr(seek_id[:20]))
+        if seek.to != username_key(addressee.username):
+            raise GameError(409, N_("this challenge is for {name}"), name=repr(seek.to or ""))
+        del self.seeks[seek_id]
+
     async def accept(self, seek_id: str, taker: Account | None, name: str) -> Created:
         """Take seek ``seek_id``: its game is made; the answer is the taker's seat.
 

@@ -32,9 +32,11 @@ from .accounts import Accounts
 from .accounts_api import router as accounts_router
 from .analysis import router as analysis_router
 from .api import MAX_BODY, router, unknown_game
+from .api_tokens import ApiTokens
 from .archive import ArchiveStore
 from .archive_api import ARCHIVE_MAX_BODY
 from .archive_api import router as archive_router
+from .bot_api import router as bot_router
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
@@ -309,6 +311,7 @@ def create_app(
         hall.accounts = app.state.accounts = Accounts(engine)
         app.state.lobby = Lobby(hall)
         app.state.chat = Chat(engine)
+        app.state.api_tokens = ApiTokens(engine)
         app.state.hall = hall
         app.state.pool = pool
         app.state.archive = archive
@@ -360,6 +363,7 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(rematch_router)
     app.include_router(chat_router)
+    app.include_router(bot_router)
     _include_pages(app)
     return app
 

@@ -1,0 +1,308 @@
+"""The bot API (issue 47 item 3), shaped as lichess's: an account that an engine plays through
+an API token and streams of newline-delimited JSON. ``kradan bot`` (:mod:`kradan.cli.bot`)
+connects any UCI or XBoard engine to it.
+
+    POST   /api/tokens                       (a signed-in browser) 201 {token}: shown once
+    DELETE /api/tokens                       revoke the token shown
+    GET    /api/account                      {username, bot, admin}
+    POST   /api/bot/account/upgrade          the account becomes a bot's (only one that has
+                                             played no game; for good)
+    GET    /api/stream/event                 NDJSON: {"type": "challenge", "challenge": ...},
+                                             {"type": "gameStart", "game": {"id"}} and
+                                             {"type": "gameFinish", "game": {"id"}}
+    POST   /api/challenge/{id}/accept        take a challenge (a seek made ``to`` the bot)
+    POST   /api/challenge/{id}/decline       turn it down (the seek goes)
+    GET    /api/bot/game/stream/{id}         NDJSON: {"type": "gameFull", ...} then
+                                             {"type": "gameState", ...} after each change
+    POST   /api/bot/game/{id}/move/{uci}     a move of the bot's side
+    POST   /api/bot/game/{id}/resign         resign
+
+Every route but the first takes ``Authorization: Bearer <token>``. A stream sends an empty
+line every :data:`KEEPALIVE_SECONDS` when nothing happens, so that a client or proxy sees the
+connection alive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from .accounts import Account, accounts_of, signed_in, username_key
+from .api import ErrorView, hall_of, room_of, same_origin, view_response
+from .api_tokens import ApiTokens, bearer_of, token_account
+from .i18n import N_
+from .lobby import Lobby
+from .model import GameError
+from .room import Room
+from .room.view import GameView
+
+router = APIRouter()
+
+#: seconds between an event stream's looks at the games and challenges
+POLL_SECONDS = 0.5
+#: seconds of silence after which a stream sends an empty line
+KEEPALIVE_SECONDS = 6.0
+#: game messages a slow game stream may hold before it is dropped
+STREAM_BACKLOG = 64
+NDJSON = "application/x-ndjson"
+
+
+class TokenView(BaseModel):
+    token: str = Field(description="the API token: shown this once")
+
+
+class ApiAccountView(BaseModel):
+    username: str
+    bot: bool
+    admin: bool
+
+
+class ChallengeTaken(BaseModel):
+    game: str
+    color: str
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorView} for code in codes}
+
+
+def _tokens(request: Request) -> ApiTokens:
+    tokens: ApiTokens = request.app.state.api_tokens
+    return tokens
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def _line(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+async def _bot(request: Request) -> Account:
+    account = await token_account(request)
+    if not account.bot:
+        raise GameError(403, N_("{name} is no bot: POST /api/bot/account/upgrade first"),
+                        name=repr(account.username))  # fmt: skip
+    return account
+
+
+def _side_of(room: Room, account: Account) -> bool:
+    """The side ``account`` plays in ``room``; 403 for a game it does not play."""
+    for color in (True, False):
+        if room.players[color].account == account.username:
+            return color
+    raise GameError(403, N_("{name} does not play game {game}"),
+                    name=repr(account.username), game=repr(room.public_id))  # fmt: skip
+
+
+# --- tokens and the account -------------------------------------------------------------------
+
+
+@router.post("/api/tokens", status_code=201, response_model=TokenView,
+             responses=_errors(401, 403, 409), summary="Make an API token")  # fmt: skip
+async def make_token(request: Request) -> dict[str, str]:
+    """A new API token of the signed-in account (a browser's session makes it)."""
+    same_origin(request)
+    account = await signed_in(request)
+    if account is None:
+        raise GameError(401, N_("sign in to make an API token"))
+    return {"token": await _tokens(request).make(account)}
+
+
+@router.delete("/api/tokens", status_code=204, responses=_errors(401),
+               summary="Revoke the token shown")  # fmt: skip
+async def revoke_token(request: Request) -> Response:
+    await token_account(request)
+    token = bearer_of(request)
+    assert token is not None
+    await _tokens(request).revoke(token)
+    return Response(status_code=204)
+
+
+@router.get("/api/account", response_model=ApiAccountView, responses=_errors(401),
+            summary="The token's account")  # fmt: skip
+async def token_owner(request: Request) -> dict[str, Any]:
+    account = await token_account(request)
+    return {"username": account.username, "bot": account.bot, "admin": account.admin}
+
+
+@router.post("/api/bot/account/upgrade", response_model=ApiAccountView,
+             responses=_errors(401, 409), summary="Make the account a bot's")  # fmt: skip
+async def upgrade(request: Request) -> dict[str, Any]:
+    account = await token_account(request)
+    if not account.bot:
+        account = await accounts_of(request).make_bot(account)
+    return {"username": account.username, "bot": account.bot, "admin": account.admin}
+
+
+# --- the event stream and challenges ----------------------------------------------------------
+
+
+async def _events(request: Request, account: Account) -> AsyncIterator[bytes]:
+    """The bot's events as they come: its games starting and ending, the challenges to it."""
+    hall, lobby, key = hall_of(request), _lobby(request), username_key(account.username)
+    started: set[str] = set()
+    challenged: set[str] = set()
+    quiet = 0.0
+    while True:
+        lines = []
+        for room in list(hall.rooms.values()):
+            if account.username not in (room.players[True].account, room.players[False].account):
+                continue
+            game = {"id": room.public_id, "variant": room.row.variant}
+            if room.row.status == "playing" and room.public_id not in started:
+                started.add(room.public_id)
+                lines.append(_line({"type": "gameStart", "game": game}))
+            elif room.row.status != "playing" and room.public_id in started:
+                started.discard(room.public_id)
+                lines.append(_line({"type": "gameFinish", "game": game}))
+        for seek in lobby.open_seeks(account):
+            if seek.to == key and seek.id not in challenged:
+                challenged.add(seek.id)
+                lines.append(_line({"type": "challenge", "challenge": seek.as_json()}))
+        if lines:
+            quiet = 0.0
+            yield b"".join(lines)
+        elif quiet >= KEEPALIVE_SECONDS:
+            quiet = 0.0
+            yield b"\n"
+        await asyncio.sleep(POLL_SECONDS)
+        quiet += POLL_SECONDS
+
+
+@router.get("/api/stream/event", responses=_errors(401, 403),
+            summary="The bot's events (NDJSON)")  # fmt: skip
+async def event_stream(request: Request) -> StreamingResponse:
+    account = await _bot(request)
+    return StreamingResponse(_events(request, account), media_type=NDJSON)
+
+
+@router.post("/api/challenge/{seek_id}/accept", response_model=ChallengeTaken,
+             responses=_errors(401, 403, 404, 409), summary="Take a challenge")  # fmt: skip
+async def accept_challenge(seek_id: str, request: Request) -> dict[str, Any]:
+    account = await _bot(request)
+    created = await _lobby(request).accept(seek_id, account, account.username)
+    return {"game": created.room.public_id, "color": created.color}
+
+
+@router.post("/api/challenge/{seek_id}/decline", status_code=204,
+             responses=_errors(401, 403, 404, 409), summary="Turn a challenge down")  # fmt: skip
+async def decline_challenge(seek_id: str, request: Request) -> Response:
+    account = await _bot(request)
+    _lobby(request).decline(seek_id, account)
+    return Response(status_code=204)
+
+
+# --- a game -----------------------------------------------------------------------------------
+
+
+class _Feed:
+    """A game's subscriber that keeps its messages for a stream (it looks like a socket to
+    :func:`~kradan.web.hall.send_to_all`)."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
+
+    async def send_text(self, text: str) -> None:
+        self.queue.put_nowait(text)  # a full queue raises: the hall drops this subscriber
+
+
+def game_state(view: dict[str, Any]) -> dict[str, Any]:
+    """The part of a game view that changes with each move, as lichess's ``gameState``."""
+    clock = view.get("clock") or {}
+    return {
+        "type": "gameState",
+        "moves": " ".join(view["moves"]),
+        "wtime": clock.get("white_ms"),
+        "btime": clock.get("black_ms"),
+        "winc": clock.get("increment_ms"),
+        "binc": clock.get("increment_ms"),
+        "status": "started" if view["status"] == "playing" else "ended",
+        "result": view["result"],
+        "termination": view["termination"],
+        "turn": view["turn"],
+        "draw_offer": view.get("draw_offer"),
+    }
+
+
+def _seat(data: dict[str, Any], side: str) -> dict[str, Any]:
+    """A side's player: the name shown, and the account (``None``: a guest or the engine)."""
+    accounts = data.get("accounts") or {}
+    return {"name": data["players"][side], "account": accounts.get(side)}
+
+
+def game_full(view: GameView) -> dict[str, Any]:
+    data = view.model_dump()
+    return {
+        "type": "gameFull",
+        "id": data["id"],
+        "variant": data["variant"],
+        "options": data["options"],
+        "initialFen": data["start_fen"],
+        "rated": data["rated"],
+        "white": _seat(data, "white"),
+        "black": _seat(data, "black"),
+        "state": game_state(data),
+    }
+
+
+async def _game_lines(room: Room, feed: _Feed) -> AsyncIterator[bytes]:
+    try:
+        yield _line(game_full(room.view()))
+        if not room.playing:
+            return
+        while True:
+            try:
+                text = await asyncio.wait_for(feed.queue.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                if feed not in room.subscribers:  # dropped as too slow: end, the bot reconnects
+                    return
+                yield b"\n"
+                continue
+            message = json.loads(text)
+            if message.get("type") != "game":
+                continue
+            state = game_state(message["game"])
+            yield _line(state)
+            if state["status"] == "ended":
+                return
+    finally:
+        room.subscribers.discard(feed)
+
+
+@router.get("/api/bot/game/stream/{game_id}", responses=_errors(401, 403, 404),
+            summary="A game of the bot's (NDJSON)")  # fmt: skip
+async def game_stream(game_id: str, request: Request) -> StreamingResponse:
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    _side_of(room, account)
+    feed = _Feed()
+    room.subscribers.add(feed)
+    return StreamingResponse(_game_lines(room, feed), media_type=NDJSON)
+
+
+@router.post("/api/bot/game/{game_id}/move/{move}", response_model=GameView,
+             responses=_errors(400, 401, 403, 404, 409), summary="The bot's move")  # fmt: skip
+async def bot_move(game_id: str, move: str, request: Request) -> Response:
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    return view_response(await room.play(_side_of(room, account), move[:64]))
+
+
+@router.post("/api/bot/game/{game_id}/resign", response_model=GameView,
+             responses=_errors(401, 403, 404, 409), summary="The bot resigns")  # fmt: skip
+async def bot_resign(game_id: str, request: Request) -> Response:
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    return view_response(await room.act(_side_of(room, account), "resign"))
+
+
+__all__ = ["router"]
