@@ -46,9 +46,8 @@ def test_the_docs_page_names_only_this_servers_files(client: TestClient) -> None
     assert page.status_code == 200 and "SwaggerUIBundle" in page.text
     assert not re.search(r"(https?:)?//[a-z]", page.text), "a URL of another site"
     sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
-    assert sorted(sources) == sorted(
-        DOCS_FILES + name for name in ("swagger-ui.css", "favicon-32x32.png", "swagger-ui-bundle.js")
-    )
+    names = ("swagger-ui.css", "favicon-32x32.png", "swagger-ui-bundle.js")
+    assert sorted(sources) == sorted(DOCS_FILES + name for name in names)
     assert "validatorUrl" in page.text and '"validatorUrl": null' in page.text
     policy = page.headers["content-security-policy"]
     assert "http" not in policy and "cdn" not in policy

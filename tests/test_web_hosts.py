@@ -121,7 +121,7 @@ def test_another_name_is_refused_with_400_quoting_it(client: TestClient) -> None
 
 
 def test_a_browser_is_refused_with_a_page_in_its_language(client: TestClient) -> None:
-    hostile = '<script>alert(1)</script>.example'
+    hostile = "<script>alert(1)</script>.example"
     page = client.get("/", headers={"host": hostile, "accept": "text/html,*/*"})
     assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
     assert "<script>" not in page.text and "&lt;script&gt;" in page.text

@@ -240,7 +240,8 @@ def test_kradan_serve_create_rate(
     capsys.readouterr()
     for bad in ("-1", "abc", "nan", "2000000"):
         assert made_settings(monkeypatch, tmp_path, "--create-rate", bad) == 2
-        assert f"--create-rate {bad!r}: expected games a minute, or 'off'" in capsys.readouterr().err
+        said = capsys.readouterr().err
+        assert f"--create-rate {bad!r}: expected games a minute, or 'off'" in said
     assert made_settings(monkeypatch, tmp_path, "--create-burst", "0") == 2
     assert "--create-burst 0: expected 1..1000000" in capsys.readouterr().err
 

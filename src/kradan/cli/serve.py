@@ -40,7 +40,10 @@ def add_parser(commands: Any) -> None:
         help="play in the browser: start the web server",
         description="Start kradan's web server: games against the engine or between people, "
         "kept in a database. Serves until stopped (Ctrl-C).",
-        epilog="Example: kradan serve --port 8080 --open",
+        epilog="Example: kradan serve --port 8080 --open\n\n"
+        "Before others reach it (--host), see docs/serving.md: the hosts it answers,\n"
+        "the Origin check and the limits per client address.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
