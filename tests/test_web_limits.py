@@ -254,3 +254,12 @@ def test_the_serve_help_names_the_limits() -> None:
     text = commands.choices["serve"].format_help()
     for option in ("--create-rate", "--create-burst", "--allowed-hosts", "429", "DNS rebinding"):
         assert option in " ".join(text.split()), option
+
+
+def test_another_sites_page_cannot_spend_an_address_share(one: TestClient) -> None:
+    for origin in ("https://evil.example", "null"):
+        for _ in range(3):
+            answer = one.post("/api/games", json={}, headers={"origin": origin})
+            assert answer.status_code == 403
+    for _ in range(3):
+        assert new_game(one).status_code == 201

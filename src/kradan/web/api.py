@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, WebSocket
 from fastapi.responses import PlainTextResponse, RedirectResponse
@@ -26,6 +25,7 @@ from .hall import Hall
 from .i18n import N_
 from .limits import creation_allowed
 from .model import GameError, NewGame, Player, players_text
+from .origins import same_origin
 from .room import GameView, Room
 from .room.view import PlayersView, game_message
 
@@ -175,18 +175,6 @@ def seat_token(request: Request, game_id: str) -> str | None:
             )
         return value.strip()
     return request.cookies.get(cookie_name(game_id))
-
-
-def same_origin(request: Request | WebSocket) -> None:
-    """Refuse a request a page of another site sent: its ``Origin`` names another host, or is
-    ``null`` (a sandboxed frame, a ``file:`` page, a redirect from elsewhere: never one of this
-    server's pages, whose fetches send their own origin). A request without ``Origin`` (a
-    program, not a browser's page) is let in."""
-    origin = request.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
-        raise GameError(
-            403, N_("cross-origin request from {origin} refused"), origin=repr(origin[:80])
-        )
 
 
 async def room_of(request: Request | WebSocket, game_id: str) -> Room:
@@ -523,4 +511,4 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
         room.subscribers.discard(socket)
 
 
-__all__ = ["MAX_BODY", "router"]
+__all__ = ["MAX_BODY", "router", "same_origin"]  # same_origin: from .origins

@@ -4,8 +4,8 @@ websocket is closed before it opens.
 
 Why: a page of another site can make its own name point at this server's address (DNS
 rebinding); the browser then sends that page's requests here with the other site's name as
-``Host`` and treats the answers as the page's own, cookies and all. A server that answers only
-its own names gives such a page nothing. The names come from
+``Host`` and lets the page read the answers as its own, from inside the visitor's network. A
+server that answers only its own names gives such a page nothing. The names come from
 :attr:`~kradan.web.settings.ServeSettings.allowed_hosts` (``kradan serve --allowed-hosts``);
 ``*`` turns the check off.
 

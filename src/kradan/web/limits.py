@@ -14,6 +14,7 @@ from fastapi import Request
 from starlette.exceptions import HTTPException
 
 from .i18n import N_, Message, connection_language
+from .origins import same_origin
 from .rate_limit import TokenBuckets
 from .settings import ServeSettings
 
@@ -31,10 +32,13 @@ def _rate_text(per_minute: float) -> str:
 
 async def creation_allowed(request: Request) -> None:
     """Count a game created by the request's client address, or refuse it (429) when the
-    address has created its share for now.
+    address has created its share for now. A request from another site's page is refused
+    first (403), so that such a page cannot spend its visitor's share.
 
+    :raises GameError: 403, for another site's ``Origin``
     :raises HTTPException: 429, with ``Retry-After``
     """
+    same_origin(request)
     limit: TokenBuckets | None = getattr(request.app.state, "create_limit", None)
     if limit is None:
         return
