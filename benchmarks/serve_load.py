@@ -91,7 +91,7 @@ class Server:
 
     def command(self) -> list[str]:
         return [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--db", self.db]  # fmt: skip
+                "--port", str(self.port), "--db", self.db, "--create-rate", "off"]  # fmt: skip
 
     def start(self) -> Server:
         with self.log.open("ab") as out:

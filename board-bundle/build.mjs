@@ -1,11 +1,13 @@
 // Builds kradan's board bundle: chessgroundx, pinned in package.json, bundled once with esbuild
 // into one minified IIFE (global `KradanBoard`) with a source map that carries the sources, plus
 // chessgroundx's base CSS. patches.mjs changes a few lines of chessgroundx as they are loaded
-// (to keep the board inside the page's Content-Security-Policy). The outputs are committed under src/kradan/web/static/, so nobody
+// (to keep the board inside the page's Content-Security-Policy). It also copies the few files of
+// swagger-ui-dist (pinned) that /docs needs into static/docs/, so that the API's page works offline.
+// The outputs are committed under src/kradan/web/static/, so nobody
 // needs Node to install or run kradan; CI rebuilds them and fails on any difference.
 //
 //   cd board-bundle && npm ci && node build.mjs
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -53,3 +55,25 @@ await build({
 
 copyFileSync(join(cgDir, 'assets', 'chessground.base.css'), join(staticDir, 'chessground.base.css'));
 console.log(`built board.min.js and chessground.base.css (chessgroundx ${cgVersion})`);
+
+// Swagger UI for /docs (kradan.web.server serves its page): the bundle, its style sheet and
+// icon, copied byte for byte with the licences (Apache-2.0; the bundle's third-party notices).
+// The folder holds exactly these files: anything else in it is removed.
+const swaggerDir = join(here, 'node_modules', 'swagger-ui-dist');
+const swaggerVersion = JSON.parse(readFileSync(join(swaggerDir, 'package.json'), 'utf8')).version;
+if (swaggerVersion !== '5.35.0') throw new Error(`expected swagger-ui-dist 5.35.0, found ${swaggerVersion}: run npm ci`);
+const docsDir = join(staticDir, 'docs');
+const docsFiles = [
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.LICENSE.txt',
+  'swagger-ui.css',
+  'favicon-32x32.png',
+  'LICENSE',
+  'NOTICE',
+];
+mkdirSync(docsDir, { recursive: true });
+for (const name of readdirSync(docsDir)) {
+  if (!docsFiles.includes(name)) rmSync(join(docsDir, name), { recursive: true });
+}
+for (const name of docsFiles) copyFileSync(join(swaggerDir, name), join(docsDir, name));
+console.log(`copied Swagger UI to static/docs/ (swagger-ui-dist ${swaggerVersion})`);

@@ -128,11 +128,15 @@ class WebApp:
     def start(self) -> None:
         from fastapi.testclient import TestClient
 
-        from kradan.web import create_app
+        from kradan.web import ServeSettings, create_app
+        from kradan.web.settings import LOOPBACK_HOSTS
 
         self.folder = Path(tempfile.mkdtemp(prefix="kradan-fuzz-web-"))
         url = f"sqlite+aiosqlite:///{self.folder / 'games.db'}"
-        self.client = TestClient(create_app(url), base_url="http://127.0.0.1")
+        # it creates many games, and its websockets ask for Starlette's host, testserver
+        hosts = (*LOOPBACK_HOSTS, "testserver")
+        app = create_app(url, settings=ServeSettings(allowed_hosts=hosts, create_rate=0))
+        self.client = TestClient(app, base_url="http://127.0.0.1")
         self.client.__enter__()
         self._make_admin()
         self._fresh_games()

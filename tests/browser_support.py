@@ -58,10 +58,13 @@ else:  # pragma: no cover - the modules are skipped
     Page = Any
     expect = None
 
+#: the server of the browser tests: the default hosts (they ask for 127.0.0.1), and no limit on
+#: the games they create, all from one address
 SERVER = """
 import sys, uvicorn
-from kradan.web.server import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+from kradan.web.server import ServeSettings, create_app
+app = create_app(sys.argv[1], settings=ServeSettings(create_rate=0))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
 

@@ -180,8 +180,11 @@ def test_a_session_opens_only_its_account(world: World) -> None:
     assert listed[seek["id"]]["account"] == "Chai"
 
 
-def test_changing_routes_refuse_another_site(world: World) -> None:
-    evil = {"Origin": "https://evil.example"}
+@pytest.mark.parametrize("origin", ["https://evil.example", "null"])
+def test_changing_routes_refuse_another_site(world: World, origin: str) -> None:
+    """Another site's page, or one with no origin to show (``null``: a sandboxed frame, a
+    ``file:`` page)."""
+    evil = {"Origin": origin}
     for (method, path), body in SEATED.items():
         url = path.format(game_id=world.game)
         kwargs: dict[str, Any] = {} if body is None else {"json": body}

@@ -126,7 +126,7 @@ def test_kradan_serve_import_limit(
     assert main.main(["serve", "--db", db]) == 0
     assert main.main(["serve", "--db", db, "--import-limit", "0.5"]) == 0
     assert main.main(["serve", "--db", db, "--import-limit", "0"]) == 0
-    assert [options["import_rate"] for options in made] == [
+    assert [options["settings"].import_rate for options in made] == [
         rate_limit.DEFAULT_IMPORT_RATE,
         1 << 19,
         0,

@@ -21,12 +21,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.websockets import WebSocketDisconnect
 
 from kradan.web import create_app, storage
+from kradan.web.settings import LOOPBACK_HOSTS, ServeSettings
 
 __all__ = ["WebSocketDisconnect"]
 
 T = TypeVar("T")
 
 BASE = "http://127.0.0.1"
+#: what the tests' apps let in: the loopback names and Starlette's default ``testserver``, and
+#: any number of games from the test client (tests/test_web_limits.py tries the limit)
+TEST_SETTINGS = ServeSettings(allowed_hosts=(*LOOPBACK_HOSTS, "testserver"), create_rate=0)
 
 
 def database_url(folder: Path) -> str:
@@ -84,8 +88,8 @@ def on_database(
 @contextmanager
 def serving(url: str) -> Iterator[TestClient]:
     """A test client of a new app on the database at ``url`` (lifespan run: migrations,
-    resumed games)."""
-    with TestClient(create_app(url), base_url=BASE) as client:
+    resumed games), letting in what :data:`TEST_SETTINGS` does."""
+    with TestClient(create_app(url, settings=TEST_SETTINGS), base_url=BASE) as client:
         yield client
 
 

@@ -11,6 +11,15 @@ import sys
 from typing import Any
 
 from ..web.rate_limit import DEFAULT_IMPORT_RATE
+from ..web.settings import (
+    ANY_HOST,
+    DEFAULT_CREATE_BURST,
+    DEFAULT_CREATE_RATE,
+    EVERY_INTERFACE,
+    ServeSettings,
+    default_hosts,
+    parse_hosts,
+)
 from .common import EXIT_BAD_INPUT
 
 #: what the web server needs beyond kradan's own dependencies
@@ -21,6 +30,8 @@ MAX_ENGINES = 64
 INSTALL_HINT = "kradan serve needs the web extra: pip install 'kradan[web]'"
 #: ``--import-limit``'s default, in MiB (kradan.web.rate_limit needs no web extra)
 DEFAULT_IMPORT_MIB = DEFAULT_IMPORT_RATE / (1 << 20)
+#: the most games a minute (or at once) ``--create-rate`` and ``--create-burst`` take
+MAX_CREATE = 1_000_000
 
 
 #: seconds a stop waits for open requests (the bot API's streams) before it ends them
@@ -33,7 +44,10 @@ def add_parser(commands: Any) -> None:
         help="play in the browser: start the web server",
         description="Start kradan's web server: games against the engine or between people, "
         "kept in a database. Serves until stopped (Ctrl-C).",
-        epilog="Example: kradan serve --port 8080 --open",
+        epilog="Example: kradan serve --port 8080 --open\n\n"
+        "Before others reach it (--host), see docs/serving.md: the hosts it answers,\n"
+        "the Origin check and the limits per client address.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
@@ -57,6 +71,29 @@ def add_parser(commands: Any) -> None:
         default=DEFAULT_IMPORT_MIB,
         help=f"MiB of PGN one address may import into the archive a minute "
         f"({DEFAULT_IMPORT_MIB:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--allowed-hosts",
+        metavar="HOST[,HOST...]",
+        help="the other names (or addresses) browsers reach this server by, beside "
+        "127.0.0.1, localhost, ::1 and the --host address: a request for any other Host is "
+        "refused, so that a page of another site cannot use the server (DNS rebinding); "
+        "ports are ignored. '*' answers any host (unsafe: only behind a proxy that checks it)",
+    )
+    parser.add_argument(
+        "--create-rate",
+        metavar="N",
+        default=str(DEFAULT_CREATE_RATE),
+        help=f"games one client address may create a minute, with new games, seeks and "
+        f"rematches ({DEFAULT_CREATE_RATE}; 'off' or 0: no limit); past it the answer is 429",
+    )
+    parser.add_argument(
+        "--create-burst",
+        type=int,
+        metavar="N",
+        default=DEFAULT_CREATE_BURST,
+        help=f"games one address may create at once before --create-rate paces it "
+        f"({DEFAULT_CREATE_BURST})",
     )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
@@ -104,6 +141,78 @@ def open_when_up(url: str, host: str, port: int, wait: float = 30.0) -> None:
     threading.Thread(target=opener, name="kradan-open", daemon=True).start()
 
 
+def create_rate(text: str) -> float:
+    """``--create-rate``'s value: games a minute, 0 for ``off``.
+
+    :raises ValueError: for anything else
+    """
+    if text.strip().lower() in ("off", "none"):
+        return 0.0
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = -1.0
+    if not 0 <= rate <= MAX_CREATE:
+        raise ValueError(f"--create-rate {text!r}: expected games a minute, or 'off'")
+    return rate
+
+
+def allowed_hosts(args: argparse.Namespace) -> tuple[str, ...]:
+    """The hosts answered: the loopback names and the ``--host`` address (no other site can
+    make a browser send these), and those of ``--allowed-hosts``.
+
+    :raises ValueError: for a bad list
+    """
+    given = getattr(args, "allowed_hosts", None)
+    hosts = default_hosts(args.host)
+    if given is None:
+        return hosts
+    try:
+        return tuple(dict.fromkeys((*hosts, *parse_hosts(given))))
+    except ValueError as error:
+        raise ValueError(f"--allowed-hosts: {error}") from None
+
+
+def serve_settings(args: argparse.Namespace, import_limit: float) -> ServeSettings:
+    """The :class:`~kradan.web.settings.ServeSettings` of the options.
+
+    :raises ValueError: for a bad option, saying which
+    """
+    rate = create_rate(str(getattr(args, "create_rate", DEFAULT_CREATE_RATE)))
+    burst = getattr(args, "create_burst", DEFAULT_CREATE_BURST)
+    if not 1 <= burst <= MAX_CREATE:
+        raise ValueError(f"--create-burst {burst}: expected 1..{MAX_CREATE}")
+    return ServeSettings(
+        allowed_hosts=allowed_hosts(args),
+        create_rate=rate,
+        create_burst=burst,
+        import_rate=round(import_limit * (1 << 20)),
+    )
+
+
+def host_warnings(host: str, hosts: tuple[str, ...], given: bool) -> list[str]:
+    """What ``kradan serve`` warns about before it starts, listening on ``host`` and answering
+    ``hosts`` (``given`` with ``--allowed-hosts``)."""
+    warnings = []
+    if not is_loopback(host):
+        warnings.append(
+            f"listening on {host}: anyone on the network can reach this server and play or "
+            "watch its games"
+        )
+    if ANY_HOST in hosts:
+        warnings.append(
+            "--allowed-hosts '*': any Host is answered, so a page of another site can use this "
+            "server through DNS rebinding; put a proxy that checks the host in front of it"
+        )
+    elif host in EVERY_INTERFACE and not given:
+        warnings.append(
+            "only requests for 127.0.0.1, localhost or [::1] are answered: name the names "
+            "others reach this machine by with --allowed-hosts (e.g. --allowed-hosts "
+            "192.168.1.5,club.local)"
+        )
+    return warnings
+
+
 def run(args: argparse.Namespace) -> int:
     if missing_web_modules():
         print(INSTALL_HINT, file=sys.stderr)
@@ -122,6 +231,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    try:
+        settings = serve_settings(args, import_limit)
+    except ValueError as error:
+        print(f"kradan: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     import uvicorn
 
     from ..web import create_app
@@ -134,12 +248,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"kradan: error: --db: {error}", file=sys.stderr)
             return EXIT_BAD_INPUT
     url = address(args.host, args.port)
-    if not is_loopback(args.host):
-        print(
-            f"kradan: warning: listening on {args.host}: anyone on the network can reach "
-            "this server and play or watch its games",
-            file=sys.stderr,
-        )
+    given = getattr(args, "allowed_hosts", None) is not None
+    for warning in host_warnings(args.host, settings.allowed_hosts, given):
+        print(f"kradan: warning: {warning}", file=sys.stderr)
     print(f"kradan serve: {url}  (Ctrl-C stops it)", flush=True)
     if args.open:
         open_when_up(url, args.host, args.port)
@@ -148,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
         engine_workers=engines,
         warm_engine=True,
         freeze_startup=True,
-        import_rate=round(import_limit * (1 << 20)),
+        settings=settings,
     )
     uvicorn.run(
         app,
@@ -166,4 +277,5 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["INSTALL_HINT", "add_parser", "missing_web_modules", "run"]
+__all__ = ["INSTALL_HINT", "add_parser", "host_warnings", "missing_web_modules", "run",
+           "serve_settings"]  # fmt: skip

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .rate_limit import DEFAULT_IMPORT_RATE
+from .settings import UNSET, ServeSettings, Unset
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -27,7 +27,8 @@ def create_app(
     engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
-    import_rate: int | None = DEFAULT_IMPORT_RATE,
+    settings: ServeSettings | None = None,
+    import_rate: int | Unset | None = UNSET,
 ) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
@@ -37,8 +38,9 @@ def create_app(
         engine_workers=engine_workers,
         warm_engine=warm_engine,
         freeze_startup=freeze_startup,
+        settings=settings,
         import_rate=import_rate,
     )
 
 
-__all__ = ["create_app"]
+__all__ = ["ServeSettings", "create_app"]

@@ -13,9 +13,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Path, Query, Request, Response, WebSocket
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, WebSocket
 from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
@@ -24,7 +23,9 @@ from . import i18n
 from .accounts import player_name, signed_in
 from .hall import Hall
 from .i18n import N_
+from .limits import creation_allowed
 from .model import GameError, NewGame, Player, players_text
+from .origins import same_origin
 from .room import GameView, Room
 from .room.view import PlayersView, game_message
 
@@ -176,15 +177,6 @@ def seat_token(request: Request, game_id: str) -> str | None:
     return request.cookies.get(cookie_name(game_id))
 
 
-def same_origin(request: Request | WebSocket) -> None:
-    """Refuse a request a page of another site sent (its ``Origin`` names another host)."""
-    origin = request.headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
-        raise GameError(
-            403, N_("cross-origin request from {origin} refused"), origin=repr(origin[:80])
-        )
-
-
 async def room_of(request: Request | WebSocket, game_id: str) -> Room:
     room = await hall_of(request).get(game_id)
     if room is None:
@@ -223,13 +215,16 @@ def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
     "/api/games",
     status_code=201,
     response_model=CreatedView,
-    responses=_errors(400, 403, 413),
+    responses=_errors(400, 403, 413, 429),
     summary="Start a game",
+    dependencies=[Depends(creation_allowed)],
 )
 async def create_game(body: NewGameBody, request: Request, response: Response) -> dict[str, Any]:
     """Start a game against the engine or between two people. The answer holds your seat's
     token (also set as the cookie ``kradan_seat_<id>``) and, between people, the other seat's
-    token for the invitation link ``/join/<id>?seat=<invite>``."""
+    token for the invitation link ``/join/<id>?seat=<invite>``. Each client address may create
+    so many games a minute (``kradan serve --create-rate``); past that: 429 with
+    ``Retry-After``."""
     same_origin(request)
     account = await signed_in(request)
     fields = body.model_dump(exclude={"name"})
@@ -524,4 +519,4 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
         room.subscribers.discard(socket)
 
 
-__all__ = ["MAX_BODY", "router"]
+__all__ = ["MAX_BODY", "router", "same_origin"]  # same_origin: from .origins

@@ -1,12 +1,29 @@
 """The application for uvicorn: ``uvicorn kradan.web.app:app``, on the database named by the
-environment variable ``KRADAN_DB`` (default: ``games.db`` in the user's data folder)."""
+environment variable ``KRADAN_DB`` (default: ``games.db`` in the user's data folder), answering
+the loopback names and those of ``KRADAN_ALLOWED_HOSTS`` (comma-separated, as
+``kradan serve --allowed-hosts`` takes them)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from .server import create_app
+from .settings import LOOPBACK_HOSTS, ServeSettings, parse_hosts
 
-app = create_app(os.environ.get("KRADAN_DB") or None)
 
-__all__ = ["app"]
+def settings_from_environment(environ: Mapping[str, str]) -> ServeSettings:
+    """The settings of ``environ``'s ``KRADAN_ALLOWED_HOSTS``.
+
+    :raises ValueError: for a bad list of hosts
+    """
+    given = environ.get("KRADAN_ALLOWED_HOSTS", "").strip()
+    hosts = (*LOOPBACK_HOSTS, *parse_hosts(given)) if given else LOOPBACK_HOSTS
+    return ServeSettings(allowed_hosts=hosts)
+
+
+app = create_app(
+    os.environ.get("KRADAN_DB") or None, settings=settings_from_environment(os.environ)
+)
+
+__all__ = ["app", "settings_from_environment"]

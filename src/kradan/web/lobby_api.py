@@ -8,21 +8,23 @@
     DELETE /api/seeks/{id}             (the owner's token) withdraw it
     POST   /api/seeks/{id}/accept      {name} -> {game, token, color}
 
-A seek's owner proves it with ``Authorization: Bearer <token>``. Whoever is signed in plays
-under the account's name; a guest under the name given (or "guest"). A game's seat token comes
-with the game, and its seat cookie is set, as ``POST /api/games`` does.
+Posting and taking a seek count against the client address's limit on creating games
+(:mod:`.limits`). A seek's owner proves it with ``Authorization: Bearer <token>``. Whoever is
+signed in plays under the account's name; a guest under the name given (or "guest"). A
+game's seat token comes with the game, and its seat cookie is set, as ``POST /api/games`` does.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Body, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from .accounts import player_name, signed_in
 from .api import ErrorView, OptionValue, same_origin, set_seat_cookie
 from .hall import Created
+from .limits import creation_allowed
 from .lobby import Lobby, SeekSpec
 
 router = APIRouter()
@@ -111,7 +113,8 @@ def _seated(response: Response, created: Created) -> dict[str, Any]:
 
 
 @router.post("/api/seeks", status_code=201, response_model=PostedView,
-             responses=_errors(400, 401, 403, 404, 429), summary="Post a seek")  # fmt: skip
+             responses=_errors(400, 401, 403, 404, 429), summary="Post a seek",
+             dependencies=[Depends(creation_allowed)])  # fmt: skip
 async def post_seek(
     body: Annotated[SeekBody, Body()], request: Request, response: Response
 ) -> dict[str, Any]:
@@ -162,7 +165,8 @@ async def withdraw_seek(seek_id: str, request: Request) -> Response:
 
 
 @router.post("/api/seeks/{seek_id}/accept", response_model=TakenView,
-             responses=_errors(400, 401, 403, 404, 409), summary="Take a seek")  # fmt: skip
+             responses=_errors(400, 401, 403, 404, 409, 429), summary="Take a seek",
+             dependencies=[Depends(creation_allowed)])  # fmt: skip
 async def accept_seek(
     seek_id: str,
     request: Request,

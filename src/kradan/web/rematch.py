@@ -8,7 +8,8 @@ the rematch starts at once.
 
 Each player collects its own seat in the new game by asking (the one who offered asks again
 when the game's view says the rematch is agreed); the seat cookie is set as well. The offer
-lives in the server's memory, as a draw offer does.
+lives in the server's memory, as a draw offer does. Each ask counts against the client
+address's limit on creating games (:mod:`.limits`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from .api import ErrorView, GameId, hall_of, seated, set_seat_cookie
 from .hall import Hall
 from .i18n import N_
+from .limits import creation_allowed
 from .model import COLORS, GameError, NewGame
 from .room import Room
 from .room.view import RematchView
@@ -89,8 +91,9 @@ async def _start(hall: Hall, room: Room, asker: bool) -> Rematch:
 @router.post(
     "/api/games/{game_id}/rematch",
     response_model=RematchAnswer,
-    responses={code: {"model": ErrorView} for code in (401, 403, 404, 409)},
+    responses={code: {"model": ErrorView} for code in (401, 403, 404, 409, 429)},
     summary="Offer or agree to a rematch",
+    dependencies=[Depends(creation_allowed)],
 )
 async def rematch(game_id: GameId, request: Request, response: Response) -> dict[str, Any]:
     """Offer a rematch of an ended game, or agree to the other side's offer (the new game then

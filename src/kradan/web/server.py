@@ -1,9 +1,11 @@
 """The application of ``kradan serve``: :func:`create_app` puts together the storage, the hall
 of rooms, the engine's workers, the JSON API (games, analysis, the analysis board's lines and
-PGN), the pages and the guards every response passes (bodies of at most 4 KB, but for PGN text
-and the archive's PGN imports, streamed up to their own limit; a ``Content-Security-Policy`` on
-every response, errors as ``{"error": ...}``), and the archive's and explorer's routes
-(:mod:`.archive_api`), whose store gets every game that ends.
+PGN), the pages and the guards every response passes (the ``Host`` allowlist, :mod:`.hosts`;
+bodies of at most 4 KB, but for PGN text and the archive's PGN imports, streamed up to their
+own limit; a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``), the
+limits per client address of :class:`~kradan.web.settings.ServeSettings`, the archive's and
+explorer's routes (:mod:`.archive_api`), whose store gets every game that ends, and ``/docs``,
+Swagger UI served from the package (``static/docs/``, copied there by board-bundle/build.mjs).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -41,13 +44,16 @@ from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
 from .hall import Hall
+from .hosts import HostAllowlist
 from .i18n import N_
+from .limits import create_limit
 from .lobby import Lobby
 from .lobby_api import router as lobby_router
 from .model import GameError
-from .rate_limit import DEFAULT_IMPORT_RATE, ImportLimit
+from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
+from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
 
@@ -241,18 +247,30 @@ async def _server_error(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=500, headers=headers)
 
 
+#: where ``/docs`` finds Swagger UI: swagger-ui-dist's files, copied by board-bundle/build.mjs
+DOCS_FILES = "/static/docs/"
+
+
 def _docs_page(app: FastAPI) -> HTMLResponse:
-    """Swagger UI for ``/docs``, with a policy that lets only its own script run inline."""
-    page = get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title="kradan API")
+    """Swagger UI for ``/docs``, from the package's own copy (it works offline and asks no
+    other site for anything: no online validator either), with a policy that lets only its
+    own script run inline."""
+    page = get_swagger_ui_html(
+        openapi_url=app.openapi_url or "/openapi.json",
+        title="kradan API",
+        swagger_js_url=DOCS_FILES + "swagger-ui-bundle.js",
+        swagger_css_url=DOCS_FILES + "swagger-ui.css",
+        swagger_favicon_url=DOCS_FILES + "favicon-32x32.png",
+        swagger_ui_parameters={"validatorUrl": None},
+    )
     html = bytes(page.body).decode("utf-8")
     hashes = [
         "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
         for script in re.findall(r"<script>(.*?)</script>", html, flags=re.S)
     ]
-    cdn = "https://cdn.jsdelivr.net"
     policy = (
-        f"default-src 'self'; script-src 'self' {cdn} {' '.join(hashes)}; "
-        f"style-src 'self' {cdn} 'unsafe-inline'; img-src 'self' data: https://fastapi.tiangolo.com"
+        f"default-src 'self'; script-src 'self' {' '.join(hashes)}; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data:"
     )
     return HTMLResponse(html, headers={"content-security-policy": policy})
 
@@ -279,7 +297,8 @@ def create_app(
     engine_workers: int | None = None,
     warm_engine: bool = False,
     freeze_startup: bool = False,
-    import_rate: int | None = DEFAULT_IMPORT_RATE,
+    settings: ServeSettings | None = None,
+    import_rate: int | Unset | None = UNSET,
 ) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
@@ -297,9 +316,14 @@ def create_app(
     sees them, instead of being promoted to the older generations (measured with 200 games:
     the collector's time fell from 300 ms to 60 ms, and no full collection ran).
 
-    ``import_rate`` is the bytes of PGN one client address may import into the archive a
-    minute (:class:`~kradan.web.rate_limit.ImportLimit`); ``None`` or 0 sets no limit."""
+    ``settings`` says what the server lets in (:class:`~kradan.web.settings.ServeSettings`:
+    the allowed hosts, the games and PGN one client address may create and import a minute);
+    the default answers the loopback names only. ``import_rate``, when given, replaces
+    ``settings.import_rate`` (``None`` or 0: no limit), as before the settings."""
     url = normalise_url(database_url) if database_url else default_database_url()
+    settings = settings or ServeSettings()
+    if not isinstance(import_rate, Unset):
+        settings = replace(settings, import_rate=import_rate or 0)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -342,12 +366,16 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    app.state.import_limit = ImportLimit(import_rate) if import_rate else None
+    app.state.settings = settings
+    rate = settings.import_rate
+    app.state.import_limit = ImportLimit(rate, clock=settings.clock) if rate else None
+    app.state.create_limit = create_limit(settings)
     app.add_exception_handler(GameError, _game_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit)
+    app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
 
     @app.get("/docs", include_in_schema=False)
@@ -368,4 +396,4 @@ def create_app(
     return app
 
 
-__all__ = ["CSP", "create_app"]
+__all__ = ["CSP", "ServeSettings", "create_app"]
