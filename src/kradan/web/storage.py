@@ -143,14 +143,36 @@ def _alembic_config(connection: Any) -> Any:
 
 
 async def migrate(engine: AsyncEngine) -> None:
-    """Upgrade the database to the newest schema (Alembic's ``upgrade head``)."""
+    """Upgrade the database to the newest schema (Alembic's ``upgrade head``).
+
+    On SQLite the foreign keys are not enforced while the migrations run: a migration that
+    SQLite cannot make with ``ALTER TABLE`` copies the table into a new one and drops the old
+    (Alembic's batch mode), and with the foreign keys on that drop would delete every row that
+    refers to the old table (``ON DELETE CASCADE``: a game's moves, events and review), as
+    SQLite's own guide to such changes warns. The keys are checked before the upgrade is
+    committed (``PRAGMA foreign_key_check``), then enforced again.
+    """
     from alembic import command
 
     def upgrade(connection: Any) -> None:
         command.upgrade(_alembic_config(connection), "head")
 
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade)
+    sqlite = engine.dialect.name == "sqlite"
+    async with engine.connect() as connection:
+        if sqlite:  # (a pragma that has no effect inside a transaction: none is open yet)
+            await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            await connection.commit()
+        try:
+            async with connection.begin():
+                await connection.run_sync(upgrade)
+                if sqlite:
+                    broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                    if broken:
+                        raise RuntimeError(f"the migrated database breaks foreign keys: {broken}")
+        finally:
+            if sqlite:
+                await connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                await connection.commit()
 
 
 async def schema_revision(connection: AsyncConnection) -> str | None:
@@ -204,6 +226,28 @@ class Store:
         )
         return StoredGame(row, list(moves), list(events))
 
+    async def load_many(self, ids: Sequence[int]) -> list[StoredGame]:
+        """The games of row ids ``ids``, in that order (those that exist), read in three
+        queries whatever their number (the PGN export reads its pages so)."""
+        if not ids:
+            return []
+        async with self.sessions() as session:
+            rows = {
+                row.id: row
+                for row in await session.scalars(select(GameRow).where(GameRow.id.in_(ids)))
+            }
+            moves: dict[int, list[MoveRow]] = {game_id: [] for game_id in rows}
+            for move in await session.scalars(
+                select(MoveRow).where(MoveRow.game_id.in_(ids)).order_by(MoveRow.ply)
+            ):
+                moves[move.game_id].append(move)
+            events: dict[int, list[EventRow]] = {game_id: [] for game_id in rows}
+            for event in await session.scalars(
+                select(EventRow).where(EventRow.game_id.in_(ids)).order_by(EventRow.seq)
+            ):
+                events[event.game_id].append(event)
+        return [StoredGame(rows[i], moves[i], events[i]) for i in ids if i in rows]
+
     async def playing(self) -> list[str]:
         """The public ids of every game still being played."""
         async with self.sessions() as session:
@@ -211,17 +255,6 @@ class Store:
                 select(GameRow.public_id).where(GameRow.status == "playing").order_by(GameRow.id)
             )
             return list(found)
-
-    async def newest(self, limit: int) -> Sequence[GameRow]:
-        async with self.sessions() as session:
-            found = await session.scalars(
-                select(GameRow).order_by(GameRow.created_at.desc(), GameRow.id.desc()).limit(limit)
-            )
-            return list(found)
-
-    async def all_ids(self) -> list[str]:
-        async with self.sessions() as session:
-            return list(await session.scalars(select(GameRow.public_id).order_by(GameRow.id)))
 
     async def count_games(self) -> int:
         async with self.sessions() as session:
