@@ -20,7 +20,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
@@ -304,21 +304,6 @@ class Accounts:
                 changes[side] = RatingChange(before[side], after).as_json()
             game.rating_changes = changes
         return changes
-
-    async def games_of(self, account_id: int, limit: int = 50) -> list[GameRow]:
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(GameRow)
-                .where(
-                    or_(
-                        GameRow.white_account_id == account_id,
-                        GameRow.black_account_id == account_id,
-                    )
-                )
-                .order_by(GameRow.id.desc())
-                .limit(limit)
-            )
-            return list(rows.all())
 
     async def count(self) -> int:
         async with self.sessions() as session:
