@@ -18,7 +18,7 @@ pytest.importorskip("sqlalchemy")
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from kradan.web import listing, storage
+from kradan.web import listing, storage, upgrade
 from kradan.web.listing import Listing
 from kradan.web.storage import Store
 from kradan.web.tables import GameRow, MoveRow
@@ -332,7 +332,7 @@ def test_an_older_database_keeps_its_games_and_lists_the_expected_ones(
         try:
             async with engine_.begin() as connection:
                 await connection.run_sync(
-                    lambda sync: command.upgrade(storage._alembic_config(sync), revision)
+                    lambda sync: command.upgrade(upgrade.alembic_config(sync), revision)
                 )
                 table = sa.table(
                     "games", *(sa.column(name) for name in (

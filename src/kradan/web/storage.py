@@ -2,8 +2,9 @@
 ``sqlite+aiosqlite:///<user data dir>/games.db``) or PostgreSQL (``postgresql+asyncpg://...``).
 
 The three tables (``games``, ``moves``, ``events``) are defined in :mod:`.tables`. The schema is
-made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``; :func:`migrate`
-runs them to the newest revision when the server starts.
+made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``;
+:func:`~.upgrade.migrate` (kept here under its old name too) runs them to the newest revision when
+the server starts.
 
 SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a committed move
 survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
@@ -39,7 +40,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -59,6 +59,7 @@ from .tables import (
     StoredGame,
     utcnow,
 )
+from .upgrade import migrate, schema_revision
 
 #: how long an SQLite connection waits for another writer, in milliseconds
 BUSY_TIMEOUT_MS = 5000
@@ -131,59 +132,6 @@ def make_engine(url: str) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
     return engine
-
-
-def _alembic_config(connection: Any) -> Any:
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    config.attributes["connection"] = connection
-    return config
-
-
-async def migrate(engine: AsyncEngine) -> None:
-    """Upgrade the database to the newest schema (Alembic's ``upgrade head``).
-
-    On SQLite the foreign keys are not enforced while the migrations run: a migration that
-    SQLite cannot make with ``ALTER TABLE`` copies the table into a new one and drops the old
-    (Alembic's batch mode), and with the foreign keys on that drop would delete every row that
-    refers to the old table (``ON DELETE CASCADE``: a game's moves, events and review), as
-    SQLite's own guide to such changes warns. The keys are checked before the upgrade is
-    committed (``PRAGMA foreign_key_check``), then enforced again.
-    """
-    from alembic import command
-
-    def upgrade(connection: Any) -> None:
-        command.upgrade(_alembic_config(connection), "head")
-
-    sqlite = engine.dialect.name == "sqlite"
-    async with engine.connect() as connection:
-        if sqlite:  # (a pragma that has no effect inside a transaction: none is open yet)
-            await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            await connection.commit()
-        try:
-            async with connection.begin():
-                await connection.run_sync(upgrade)
-                if sqlite:
-                    broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
-                    if broken:
-                        raise RuntimeError(f"the migrated database breaks foreign keys: {broken}")
-        finally:
-            if sqlite:
-                await connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-                await connection.commit()
-
-
-async def schema_revision(connection: AsyncConnection) -> str | None:
-    """The Alembic revision the database is at."""
-    from alembic.runtime.migration import MigrationContext
-
-    def current(sync: Any) -> str | None:
-        revision: str | None = MigrationContext.configure(sync).get_current_revision()
-        return revision
-
-    return await connection.run_sync(current)
 
 
 class Store:
