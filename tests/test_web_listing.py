@@ -5,6 +5,7 @@ read from the database a batch at a time; a database from before the flag keeps 
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -18,6 +19,7 @@ pytest.importorskip("sqlalchemy")
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from kradan import pgn
 from kradan.web import listing, storage, upgrade
 from kradan.web.listing import Listing
 from kradan.web.storage import Store
@@ -200,9 +202,15 @@ def test_the_export_walks_every_public_game_once_in_pages(client: TestClient) ->
     whole = client.get("/api/games.pgn")
     assert "link" not in whole.headers and exported(whole.text) == public  # 100 a page
     assert exported(client.get("/api/games.pgn?limit=1000").text) == public
-    # each game as its own PGN says, a blank line between two
+    # each game as its own PGN says, each followed by a blank line (pages end to end are one
+    # PGN file)
     singles = [client.get(f"/api/games/{i}/pgn").text for i in public]
-    assert whole.text == "\n".join(singles)
+    assert whole.text == "".join(single + "\n" for single in singles)
+    pages_text = "".join(client.get(page).text for page in pages)
+    assert pages_text == whole.text
+    stream = io.StringIO(pages_text)
+    read = [pgn.read_game(stream) for _ in range(len(public) + 1)]
+    assert [game.headers["Site"][-12:] for game in read[:-1]] == public and read[-1] is None
     assert "1. e4 *" in singles[0]
     # a page that starts after the last game is empty
     last = client.get(f"/api/games.pgn?after={public[-1]}")

@@ -167,10 +167,10 @@ async def page_keys(
 
 
 async def pgn_texts(hall: Hall, keys: Sequence[tuple[int, str]]) -> AsyncIterator[str]:
-    """The PGN of each game of ``keys`` in order, blank lines between them: a game in memory
-    as it is there, the others rebuilt from the store, :data:`BATCH` games read at a time. A
-    game that cannot be rebuilt is left out (and logged)."""
-    first = True
+    """The PGN of each game of ``keys`` in order, each followed by a blank line (so that pages
+    put end to end are one PGN file): a game in memory as it is there, the others rebuilt from
+    the store, :data:`BATCH` games read at a time. A game that cannot be rebuilt is left out
+    (and logged)."""
     for start in range(0, len(keys), BATCH):
         chunk = keys[start : start + BATCH]
         stored = {game.row.id: game for game in await hall.store.load_many([i for i, _ in chunk])}
@@ -184,8 +184,7 @@ async def pgn_texts(hall: Hall, keys: Sequence[tuple[int, str]]) -> AsyncIterato
                 log.exception("game %s left out of the PGN export", public_id)
                 text = None
             if text is not None:
-                yield text if first else "\n" + text
-                first = False
+                yield text + "\n"
             await asyncio.sleep(0)  # the other requests' turn
 
 
