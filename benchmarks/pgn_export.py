@@ -86,14 +86,12 @@ def seed(url: str, games: int, plies: int, rng: random.Random) -> list[str]:
             game_id = connection.execute(
                 insert(tables.GAMES).values(**row).returning(tables.GAMES.c.id)
             ).scalar_one()
-            connection.execute(
-                insert(tables.MOVES),
-                [
-                    {"game_id": game_id, "ply": ply, "uci": uci, "white_ms": None,
-                     "black_ms": None, "created_at": now}  # fmt: skip
-                    for ply, uci in enumerate(ucis)
-                ],
-            )
+            moves = [
+                {"game_id": game_id, "ply": ply, "uci": uci, "white_ms": None,
+                 "black_ms": None, "created_at": now}
+                for ply, uci in enumerate(ucis)
+            ]  # fmt: skip
+            connection.execute(insert(tables.MOVES), moves)
             ids.append(public_id)
     sync.dispose()
     return ids
@@ -199,7 +197,8 @@ def main() -> None:
             fetch(base, "/api/games.pgn?limit=1")  # warm up (imports, first queries)
             _, idle = during(base, ids[0], lambda: time.sleep(2.0))
             print(f"idle server, one game:          {latencies(idle)}")
-            whole, busy = during(base, ids[0], lambda: fetch(base, f"/api/games.pgn?limit={len(ids)}"))
+            everything = f"/api/games.pgn?limit={len(ids)}"
+            whole, busy = during(base, ids[0], lambda: fetch(base, everything))
             print(f"export in one request:          status {whole.status}, {whole.games} games, "
                   f"{whole.size} bytes, first byte {ms(whole.first_byte)}, "
                   f"total {ms(whole.total)}")  # fmt: skip
