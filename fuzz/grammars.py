@@ -415,7 +415,8 @@ def web_requests(kinds: tuple[str, ...] | None = None) -> st.SearchStrategy[byte
                             "socket", "analysis", "analysis-socket", "review", "review-get",
                             "page", "raw", "archive", "search", "export", "archived", "explore",
                             "read-move", "line", "pgn-read", "pgn-write", "account", "sign-in",
-                            "seek", "take", "rematch", "profile", "leaders", "x"])  # fmt: skip
+                            "seek", "take", "rematch", "profile", "leaders", "games-pgn",
+                            "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),
