@@ -416,7 +416,7 @@ def web_requests(kinds: tuple[str, ...] | None = None) -> st.SearchStrategy[byte
                             "page", "raw", "archive", "search", "export", "archived", "explore",
                             "read-move", "line", "pgn-read", "pgn-write", "account", "sign-in",
                             "seek", "take", "rematch", "profile", "leaders", "chat", "chat-read",
-                            "chat-remove", "chat-socket", "x"])  # fmt: skip
+                            "chat-remove", "chat-socket", "games-pgn", "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),

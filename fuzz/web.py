@@ -31,7 +31,8 @@ with the seat's token), ``chat-read`` (GET the game's chat, the body as the room
 (DELETE /api/chat/<body> as an admin made at the start) and ``chat-socket`` (open the game's
 chat socket, the body's first line as the room, send the rest, then read: a message, or the
 socket closed with 4403, or 1008 for a room that is none, passes). The chat's clock moves 2.5 s
-an input, so that speakers are both let through and slowed down.
+an input, so that speakers are both let through and slowed down. ``games-pgn`` GETs the PGN
+export of the public games with the body as its query string (``limit``, ``after``).
 
 :data:`KINDS_VARIABLE` (``KRADAN_FUZZ_WEB_KINDS=line,pgn-read``; ``benchmarks/fuzz.py --kinds``
 sets it) keeps a run to some kinds: only their seeds, only their grammar, and an input whose
@@ -81,7 +82,7 @@ KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
          "archived", "explore", "read-move", "line", "pgn-read", "pgn-write", "account",
          "sign-in", "seek", "take", "rematch", "profile", "leaders", "chat", "chat-read",
-         "chat-remove", "chat-socket")  # fmt: skip
+         "chat-remove", "chat-socket", "games-pgn")  # fmt: skip
 #: the environment variable that keeps a run to some kinds (comma-separated)
 KINDS_VARIABLE = "KRADAN_FUZZ_WEB_KINDS"
 #: the kinds that never touch the games made at the start (a run of only these makes no fresh
@@ -93,9 +94,10 @@ GAMELESS = frozenset({"analysis", "analysis-socket", "archive", "search", "expor
 ACCOUNT_ROUTES = {"account": "/api/accounts", "sign-in": "/api/session", "seek": "/api/seeks"}
 STUDY_ROUTES = {"line": "/api/line", "pgn-read": "/api/pgn/read",
                 "pgn-write": "/api/pgn/write"}  # fmt: skip
-#: the archive's GET routes whose query string is an input's body
+#: the GET routes whose query string is an input's body: the archive's, and the live games' PGN
+#: export
 ARCHIVE_QUERIES = {"search": "/api/archive", "export": "/api/archive.pgn",
-                   "explore": "/api/explorer"}  # fmt: skip
+                   "explore": "/api/explorer", "games-pgn": "/api/games.pgn"}  # fmt: skip
 
 
 def selected_kinds() -> tuple[str, ...]:
@@ -454,6 +456,7 @@ def seeds() -> list[bytes]:
         ("search", "player=Anan&color=white&since=2024&limit=5"),
         ("search", "variant=makruk&moves=e3e4,d6d5&after=20240315.7"),
         ("export", "result=1-0&limit=3"), ("archived", "1"), ("archived", "x"),
+        ("games-pgn", "limit=2"), ("games-pgn", "limit=0&after=Xk2_9aQw-Lm3"),
         ("explore", "variant=makruk&play=e3e4&player=Anan&until=2025-01"),
         ("explore", f"variant=sittuyin&fen={quote(fen)}"),
         (f"review {REVIEWED}", '{"depth": 3}'), ("review 0", ""), ("review 1", '{"nodes": 0}'),

@@ -8,8 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from kradan.cli.main import main
+from kradan.cli.main import main as kradan_main
 from tests.web_helpers import PASSWORD, database_url, serving
+
+
+def main(args: list[str]) -> int:
+    """``kradan ARGS`` in a thread of its own (it runs an event loop; Playwright's sync API may
+    hold one in this thread when the browser tests run in the same process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(kradan_main, args).result()
 
 
 def _session(url: str, username: str) -> dict[str, object]:

@@ -88,7 +88,8 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "status", "result", "termination", "players", "clock", "legal_moves", "check", "joined",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "setup_plies", "seat",
-        "thai_san", "setup", "my_setup", "rated", "accounts", "rating_changes", "rematch",
+        "thai_san", "setup", "my_setup", "rated", "public", "accounts", "rating_changes",
+        "rematch",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
     assert state["options"] == {"counting": "declared"}
@@ -354,11 +355,13 @@ def test_the_api_is_documented(client: TestClient) -> None:
 
 @ON_BOTH
 def test_pgn_and_the_list_of_games(client: TestClient) -> None:
-    first, white, black = two_humans(client, variant="makruk", options={"counting": "declared"})
+    first, white, black = two_humans(
+        client, variant="makruk", options={"counting": "declared"}, public=True
+    )
     move(client, first, white, "e3e4")
     move(client, first, black, "d6d5")
     act(client, first, white, "resign")
-    second, _, _ = two_humans(client, variant="alquerque-bell")
+    second, _, _ = two_humans(client, variant="alquerque-bell", public=True)
     text = client.get(f"/api/games/{first}/pgn")
     assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
     assert '[Variant "makruk"]' in text.text and '[VariantOptions "counting=declared"]' in text.text

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
-from kradan.cli.main import main
+from kradan.cli.main import main as kradan_main
 from kradan.web import storage
 from kradan.web.tables import Base
 from tests.web_helpers import (
@@ -33,6 +33,15 @@ PGN = """[Event "club night"]
 
 1. e4 e5 2. Ne2 1-0
 """
+
+
+def main(args: list[str]) -> int:
+    """``kradan ARGS`` in a thread of its own (it runs an event loop; Playwright's sync API may
+    hold one in this thread when the browser tests run in the same process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(kradan_main, args).result()
 
 
 def _fill(url: str) -> None:

@@ -150,13 +150,12 @@ def test_moves_events_endings_and_takebacks(db: str) -> None:
             await store.load(row.public_id),
             await store.load(other.public_id),
             await store.playing(),
-            [r.public_id for r in await store.newest(10)],
-            await store.all_ids(),
+            await store.load_many([other.id, row.id, 12345]),
             await store.count_games(),
             await store.load("CCCCCCCCCCCC"),
         )
 
-    taken, duplicate, ended, other, playing, newest, ids, count, missing = run(work, db)
+    taken, duplicate, ended, other, playing, both, count, missing = run(work, db)
     assert [m.uci for m in taken.moves] == ["e3e4", "d6d5"] and taken.row.ply == 2
     assert [e.kind for e in taken.events] == ["count_declare", "draw_offer", "takeback"]
     assert duplicate is not None
@@ -167,7 +166,12 @@ def test_moves_events_endings_and_takebacks(db: str) -> None:
     assert ended.row.ended_at is not None
     assert (other.row.ply, other.row.status, other.row.termination) == (2, "ended", "stalemate")
     assert playing == [] and count == 2 and missing is None
-    assert set(newest) == set(ids) == {"AAAAAAAAAAAA", "BBBBBBBBBBBB"}
+    # several games at once, in the order asked (a row id that names none is left out)
+    assert [game.row.public_id for game in both] == ["BBBBBBBBBBBB", "AAAAAAAAAAAA"]
+    assert [[m.uci for m in game.moves] for game in both] == [["a3a4", "a6a5"], ["e3e4", "d6d5"]]
+    assert [[e.kind for e in game.events] for game in both] == [
+        [], ["count_declare", "draw_offer", "takeback", "resign"]
+    ]  # fmt: skip
 
 
 def test_writes_at_once_share_commits_and_a_bad_one_fails_alone(db: str) -> None:

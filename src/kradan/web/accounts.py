@@ -342,21 +342,6 @@ class Accounts:
             game.rating_changes = changes
         return changes
 
-    async def games_of(self, account_id: int, limit: int = 50) -> list[GameRow]:
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(GameRow)
-                .where(
-                    or_(
-                        GameRow.white_account_id == account_id,
-                        GameRow.black_account_id == account_id,
-                    )
-                )
-                .order_by(GameRow.id.desc())
-                .limit(limit)
-            )
-            return list(rows.all())
-
     async def count(self) -> int:
         async with self.sessions() as session:
             return int(await session.scalar(select(func.count()).select_from(AccountRow)) or 0)

@@ -5,8 +5,9 @@ leaderboards.
     POST   /api/session {username, password}    200, the session cookie set
     GET    /api/session                         who is signed in ({"username": null}: nobody)
     DELETE /api/session                         204, signed out
-    GET    /api/accounts/{username}             its ratings and newest games
-    GET    /api/accounts/{username}/games.pgn   its newest games as PGN
+    GET    /api/accounts/{username}             its ratings and newest games (its private games
+                                                only for itself)
+    GET    /api/accounts/{username}/games.pgn   its games as PGN, page by page (the same)
     GET    /api/ratings/{family}                the leaderboard of a game family
 
 The session cookie ``kradan_session`` is HttpOnly and SameSite=Lax (and Secure over HTTPS).
@@ -19,9 +20,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request, Response
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import listing
 from .accounts import (
     FAMILIES,
     SESSION_COOKIE,
@@ -30,8 +32,9 @@ from .accounts import (
     accounts_of,
     signed_in,
 )
-from .api import ErrorView, hall_of, same_origin
+from .api import ErrorView, ExportAfter, ExportLimit, hall_of, same_origin
 from .i18n import N_
+from .listing import Listing
 from .model import GameError, players_text
 
 router = APIRouter()
@@ -157,15 +160,25 @@ async def _account(request: Request, username: str) -> Account:
     return account
 
 
+async def _games_of(request: Request, account: Account) -> Listing:
+    """The games of ``account`` the request may list: its public games, and its private ones
+    too when the account itself asks."""
+    viewer = await signed_in(request)
+    return Listing(account.id, with_private=viewer is not None and viewer.id == account.id)
+
+
 @router.get("/api/accounts/{username}", response_model=AccountView, responses=_errors(404),
             summary="An account: its ratings and newest games")  # fmt: skip
 async def account_page(
     username: str, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
+    """Its ratings and newest games: the public ones, and its private ones too when the
+    account itself asks."""
     accounts = accounts_of(request)
     account = await _account(request, username)
     games = []
-    for row in await accounts.games_of(account.id, limit):
+    shown = await _games_of(request, account)
+    for row in await listing.newest(hall_of(request).store, shown, limit):
         color = "white" if row.white_account_id == account.id else "black"
         change = (row.rating_changes or {}).get(color)
         games.append({
@@ -178,20 +191,18 @@ async def account_page(
             "games": games}  # fmt: skip
 
 
-@router.get("/api/accounts/{username}/games.pgn", response_class=PlainTextResponse,
-            responses=_errors(404), summary="An account's newest games as PGN")  # fmt: skip
+@router.get("/api/accounts/{username}/games.pgn", response_class=StreamingResponse,
+            responses={200: {"content": {"text/plain": {}}}, **_errors(404, 422)},
+            summary="An account's games as PGN, page by page")  # fmt: skip
 async def account_pgn(
-    username: str, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
-) -> PlainTextResponse:
-    accounts = accounts_of(request)
+    username: str, request: Request, limit: ExportLimit = None, after: ExportAfter = None
+) -> StreamingResponse:
+    """Its games as ``GET /api/games.pgn`` gives the public games: the oldest first, ``limit``
+    a page, a ``Link`` header to the next page. Its private games are in it when the account
+    itself asks."""
     account = await _account(request, username)
-    hall = hall_of(request)
-    texts = []
-    for row in await accounts.games_of(account.id, limit):
-        text = await hall.pgn(row.public_id)
-        if text is not None:
-            texts.append(text)
-    return PlainTextResponse("\n".join(texts), media_type="text/plain; charset=utf-8")
+    shown = await _games_of(request, account)
+    return await listing.export(request, hall_of(request), shown, limit, after)
 
 
 @router.get("/api/ratings/{family}", response_model=LeaderboardView, responses=_errors(404),

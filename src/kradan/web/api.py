@@ -15,16 +15,16 @@ import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, WebSocket
-from fastapi.responses import PlainTextResponse, RedirectResponse
+from fastapi.responses import PlainTextResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
-from . import i18n
+from . import i18n, listing
 from .accounts import player_name, signed_in
 from .hall import Hall
 from .i18n import N_
 from .limits import creation_allowed
-from .model import GameError, NewGame, Player, players_text
+from .model import GameError, NewGame, Player
 from .origins import same_origin
 from .room import GameView, Room
 from .room.view import PlayersView, game_message
@@ -77,6 +77,12 @@ class NewGameBody(BaseModel):
         False,
         description="a game against the engine that moves your rating (signed in); rated "
         "games between people start from the lobby (POST /api/seeks)",
+    )
+    public: bool | None = Field(
+        None,
+        description="list the game publicly (GET /api/games, the PGN export); by default a "
+        "game against the engine is listed and a game between people (an invitation) is not. "
+        "A private game is still read by whoever has its id",
     )
 
 
@@ -251,41 +257,50 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
     "/api/games",
     response_model=GameList,
     responses=_errors(400),
-    summary="The newest games",
+    summary="The newest public games",
 )
 async def list_games(
     request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> dict[str, Any]:
-    rows = await hall_of(request).store.newest(limit)
-    return {
-        "games": [
-            {
-                "id": row.public_id,
-                "variant": row.variant,
-                "players": players_text(row.players),
-                "result": row.result,
-                "termination": row.termination,
-                "created": row.created_at.isoformat(timespec="seconds") + "Z",
-                "ply": row.ply,
-            }
-            for row in rows
-        ]
-    }
+    """The newest games listed publicly, the newest first (private games are left out)."""
+    rows = await listing.newest(hall_of(request).store, listing.PUBLIC, limit)
+    return {"games": [listing.summary(row) for row in rows]}
+
+
+#: the query parameters of a PGN export, documented for /docs (checked by :mod:`.listing`, which
+#: answers 422 quoting a bad one)
+ExportLimit = Annotated[
+    str | None,
+    Query(
+        description=f"games in the page: 1 to {listing.MAX_LIMIT} "
+        f"(default {listing.DEFAULT_LIMIT})",
+        examples=["100"],
+    ),
+]
+ExportAfter = Annotated[
+    str | None,
+    Query(
+        description="the cursor: the page starts after the game of this id (the Link header's "
+        "next page names it)",
+        examples=["Xk2_9aQw-Lm3"],
+    ),
+]
 
 
 @router.get(
     "/api/games.pgn",
-    response_class=PlainTextResponse,
-    summary="Every game as PGN",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/plain": {}}}, **_errors(422)},
+    summary="The public games as PGN, page by page",
 )
-async def all_games_pgn(request: Request) -> PlainTextResponse:
-    hall = hall_of(request)
-    texts = []
-    for public_id in await hall.store.all_ids():
-        text = await hall.pgn(public_id)
-        if text is not None:
-            texts.append(text)
-    return PlainTextResponse("\n".join(texts), media_type="text/plain; charset=utf-8")
+async def all_games_pgn(
+    request: Request, limit: ExportLimit = None, after: ExportAfter = None
+) -> StreamingResponse:
+    """The public games as PGN, the oldest first (creation time, then the order they were
+    made), ``limit`` games a page, streamed game by game. A page followed by more has the header
+    ``Link: </api/games.pgn?limit=100&after=<id>>; rel="next"``: follow it until a page has
+    none."""
+    return await listing.export(request, hall_of(request), listing.PUBLIC, limit, after)
 
 
 @router.get(

@@ -154,6 +154,7 @@ class Hall:
             rated=spec.rated,
             white_account_id=accounts[True],
             black_account_id=accounts[False],
+            public=spec.listed,
         )
         await self.store.create(row)
         room = Room(self, row, board)

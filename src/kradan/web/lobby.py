@@ -238,7 +238,7 @@ class Lobby:
             created = await self.hall.create(NewGame(
                 variant=seek.variant, options=seek.options, opponent="human",
                 color=owner_color, clock=seek.clock, me=owner_player, them=taker_player,
-                rated=seek.rated,
+                rated=seek.rated, public=True,  # the lobby's games are watched
                 my_account_id=None if seek.owner is None else seek.owner.id,
                 their_account_id=None if taker is None else taker.id,
             ))  # fmt: skip

@@ -203,6 +203,14 @@ class NewGame:
     #: the accounts' ids of the creator's seat and the opponent's
     my_account_id: int | None = None
     their_account_id: int | None = None
+    #: listed publicly; ``None``: as :attr:`listed` says
+    public: bool | None = None
+
+    @property
+    def listed(self) -> bool:
+        """Whether the game is listed publicly: as asked, else a game against the engine is and
+        a game between people (an invitation, a friend on the same screen) is not."""
+        return self.opponent == "engine" if self.public is None else self.public
 
 
 __all__ = [

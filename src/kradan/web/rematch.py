@@ -1,7 +1,7 @@
 """Rematch (issue 46): once a game has ended, either player offers a rematch; when the other
 asks too, the new game starts with the colours swapped and everything else the same (the game,
-its options, start, clock, rated or not, the players and their accounts). Against the engine
-the rematch starts at once.
+its options, start, clock, rated or not, listed publicly or not, the players and their
+accounts). Against the engine the rematch starts at once.
 
     POST /api/games/{id}/rematch   (a seat) -> {status: "offered"}
                                               or {status: "agreed", game, token, color}
@@ -78,6 +78,7 @@ async def _start(hall: Hall, room: Room, asker: bool) -> Rematch:
             me=room.players[asker],
             them=room.players[other],
             rated=bool(row.rated),
+            public=bool(row.public),
             my_account_id=account_ids[asker],
             their_account_id=None if engine else account_ids[other],
         )

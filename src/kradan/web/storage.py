@@ -2,8 +2,9 @@
 ``sqlite+aiosqlite:///<user data dir>/games.db``) or PostgreSQL (``postgresql+asyncpg://...``).
 
 The three tables (``games``, ``moves``, ``events``) are defined in :mod:`.tables`. The schema is
-made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``; :func:`migrate`
-runs them to the newest revision when the server starts.
+made and upgraded by the Alembic migrations shipped in ``kradan/web/migrations``;
+:func:`~.upgrade.migrate` (kept here under its old name too) runs them to the newest revision when
+the server starts.
 
 SQLite connections run with ``journal_mode=WAL``, ``synchronous=FULL`` (a committed move
 survives a crash of the machine, not only of the server), ``foreign_keys=ON`` and a
@@ -39,7 +40,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -59,6 +59,7 @@ from .tables import (
     StoredGame,
     utcnow,
 )
+from .upgrade import migrate, schema_revision
 
 #: how long an SQLite connection waits for another writer, in milliseconds
 BUSY_TIMEOUT_MS = 5000
@@ -133,37 +134,6 @@ def make_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def _alembic_config(connection: Any) -> Any:
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    config.attributes["connection"] = connection
-    return config
-
-
-async def migrate(engine: AsyncEngine) -> None:
-    """Upgrade the database to the newest schema (Alembic's ``upgrade head``)."""
-    from alembic import command
-
-    def upgrade(connection: Any) -> None:
-        command.upgrade(_alembic_config(connection), "head")
-
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade)
-
-
-async def schema_revision(connection: AsyncConnection) -> str | None:
-    """The Alembic revision the database is at."""
-    from alembic.runtime.migration import MigrationContext
-
-    def current(sync: Any) -> str | None:
-        revision: str | None = MigrationContext.configure(sync).get_current_revision()
-        return revision
-
-    return await connection.run_sync(current)
-
-
 class Store:
     """The database seen by the rooms.
 
@@ -204,6 +174,28 @@ class Store:
         )
         return StoredGame(row, list(moves), list(events))
 
+    async def load_many(self, ids: Sequence[int]) -> list[StoredGame]:
+        """The games of row ids ``ids``, in that order (those that exist), read in three
+        queries whatever their number (the PGN export reads its pages so)."""
+        if not ids:
+            return []
+        async with self.sessions() as session:
+            rows = {
+                row.id: row
+                for row in await session.scalars(select(GameRow).where(GameRow.id.in_(ids)))
+            }
+            moves: dict[int, list[MoveRow]] = {game_id: [] for game_id in rows}
+            for move in await session.scalars(
+                select(MoveRow).where(MoveRow.game_id.in_(ids)).order_by(MoveRow.ply)
+            ):
+                moves[move.game_id].append(move)
+            events: dict[int, list[EventRow]] = {game_id: [] for game_id in rows}
+            for event in await session.scalars(
+                select(EventRow).where(EventRow.game_id.in_(ids)).order_by(EventRow.seq)
+            ):
+                events[event.game_id].append(event)
+        return [StoredGame(rows[i], moves[i], events[i]) for i in ids if i in rows]
+
     async def playing(self) -> list[str]:
         """The public ids of every game still being played."""
         async with self.sessions() as session:
@@ -211,17 +203,6 @@ class Store:
                 select(GameRow.public_id).where(GameRow.status == "playing").order_by(GameRow.id)
             )
             return list(found)
-
-    async def newest(self, limit: int) -> Sequence[GameRow]:
-        async with self.sessions() as session:
-            found = await session.scalars(
-                select(GameRow).order_by(GameRow.created_at.desc(), GameRow.id.desc()).limit(limit)
-            )
-            return list(found)
-
-    async def all_ids(self) -> list[str]:
-        async with self.sessions() as session:
-            return list(await session.scalars(select(GameRow.public_id).order_by(GameRow.id)))
 
     async def count_games(self) -> int:
         async with self.sessions() as session:

@@ -1,8 +1,8 @@
 """The tables of ``kradan serve``: ``games`` (one row per game: its rules, start, seats, players,
-clock settings and how it ended), ``moves`` (one row per ply, with the clocks after the move),
-``events`` (everything that is not a move: resignations, draw offers, counts, takebacks, flags)
-and ``reviews`` (a finished game's review, :mod:`.review_api`), as SQLAlchemy 2 ORM classes;
-and the small records the rooms and the store pass each other.
+clock settings, whether it is listed publicly and how it ended), ``moves`` (one row per ply, with
+the clocks after the move), ``events`` (everything that is not a move: resignations, draw
+offers, counts, takebacks, flags) and ``reviews`` (a finished game's review, :mod:`.review_api`),
+as SQLAlchemy 2 ORM classes; and the small records the rooms and the store pass each other.
 
 The schema is made and upgraded by the Alembic migrations in ``kradan/web/migrations``, which
 compare against :data:`Base.metadata`; :mod:`.storage` reads and writes these tables.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Table
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
 # the archive's, the accounts' and the chat's tables share the schema's metadata, so that
@@ -34,6 +34,8 @@ class GameRow(Base):
     """One game: its rules, start, seats, players, clock settings and how it ended."""
 
     __tablename__ = "games"
+    #: the public games in the order the lists and the PGN export walk them (:mod:`.listing`)
+    __table_args__ = (Index("ix_games_public_created", "public", "created_at", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     #: the id in URLs: 12 URL-safe characters
@@ -71,6 +73,9 @@ class GameRow(Base):
     #: a rated game's ratings before and after it: ``{"white": {"before": 1500.0, "after":
     #: 1662.3}, "black": {...}}``, once it has ended
     rating_changes: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    #: listed publicly (``GET /api/games``, the PGN export, other people's view of an account);
+    #: a private game is still read by whoever has its id
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class MoveRow(Base):

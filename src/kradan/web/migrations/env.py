@@ -1,7 +1,7 @@
 """Alembic's environment for kradan's web database.
 
 ``kradan serve`` runs the migrations on its own connection (``config.attributes
-["connection"]``, see :func:`kradan.web.storage.migrate`). Run from the ``alembic`` command, the
+["connection"]``, see :func:`kradan.web.upgrade.migrate`). Run from the ``alembic`` command, the
 URL comes from ``sqlalchemy.url`` or ``KRADAN_DB``.
 """
 

@@ -128,6 +128,11 @@ class GameView(BaseModel):
         "goes on (GET only)",
     )
     rated: bool = Field(default=False, description="a rated game between two accounts")
+    public: bool = Field(
+        default=False,
+        description="listed publicly (GET /api/games, the PGN export); a private game is read "
+        "by whoever has its id",
+    )
     accounts: AccountsView | None = Field(
         default=None, description="the seats' accounts, where a seat belongs to one"
     )
@@ -211,6 +216,7 @@ def game_view(
         setup=None if handed_in is None else SetupView(**handed_in),
         my_setup=my_setup,
         rated=bool(room.row.rated),
+        public=bool(room.row.public),
         accounts=_accounts(room),
         rematch=None if room.rematch is None else room.rematch.view(),
         rating_changes=None

@@ -19,10 +19,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("accounts") as accounts:
-        accounts.add_column(
-            sa.Column("bot", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    # a plain ALTER TABLE: SQLite adds the column in place (no copy of the table)
+    op.add_column(
+        "accounts", sa.Column("bot", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "api_tokens",
         sa.Column("token_hash", sa.String(64), primary_key=True),

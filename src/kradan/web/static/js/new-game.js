@@ -1,5 +1,6 @@
-/* kradan serve: the new-game form (the game, its rule options, the opponent, the colour, the
- * clock, a start position) and the list of the latest games. */
+/* kradan serve: the new-game form (the game, its rule options, the opponent, whether the game
+ * is listed publicly, the colour, the clock, a start position) and the list of the latest
+ * public games. */
 import { copyText, gameDescriptions, request, saveInvite, saveSeat } from './api.js';
 import { digits, opposite, playerText, t, tn } from './words.js';
 
@@ -42,6 +43,7 @@ function newGameBody(form) {
     color: form.elements.color.value,
     clock: null,
     fen: null,
+    public: $('#public').checked,
   };
   if ($('#clock-on').checked) {
     const minutes = parseInt($('#clock-minutes').value, 10) || 5;
@@ -79,6 +81,21 @@ function goToGame(form, made, opponent) {
   }
 }
 
+/** "List this game publicly": checked for a game against the engine, unchecked for a game
+ * between people (an invitation stays private unless asked), until the player sets it. */
+function listedByDefault(form) {
+  const box = $('#public');
+  let touched = false;
+  box.addEventListener('change', () => { touched = true; });
+  const follow = () => {
+    if (!touched) box.checked = form.elements.opponent.value === 'engine';
+  };
+  for (const radio of form.querySelectorAll('input[name="opponent"]')) {
+    radio.addEventListener('change', follow);
+  }
+  follow();
+}
+
 export function newGameForm() {
   const form = $('#new-game');
   const variant = $('#variant');
@@ -96,6 +113,7 @@ export function newGameForm() {
   };
   level.addEventListener('input', showLevel);
   showLevel();
+  listedByDefault(form);
   form.addEventListener('submit', async event => {
     event.preventDefault();
     errorBox.hidden = true;
