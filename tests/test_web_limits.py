@@ -121,7 +121,8 @@ def elsewhere(address: str) -> dict[str, str]:
 
 
 def new_game(client: TestClient, **body: Any) -> Any:
-    return client.post("/api/games", json={"opponent": "human", **body})
+    # listed, so that the test can count them (a game between people is private by default)
+    return client.post("/api/games", json={"opponent": "human", "public": True, **body})
 
 
 def games_listed(client: TestClient) -> int:
