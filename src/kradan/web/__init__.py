@@ -20,6 +20,8 @@ from .rate_limit import DEFAULT_IMPORT_RATE
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from .room.dead_rules import DeadGameRules
+
 
 def create_app(
     database_url: str | None = None,
@@ -28,6 +30,7 @@ def create_app(
     warm_engine: bool = False,
     freeze_startup: bool = False,
     import_rate: int | None = DEFAULT_IMPORT_RATE,
+    dead_games: DeadGameRules | None = None,
 ) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
@@ -38,6 +41,7 @@ def create_app(
         warm_engine=warm_engine,
         freeze_startup=freeze_startup,
         import_rate=import_rate,
+        dead_games=dead_games,
     )
 
 

@@ -46,6 +46,7 @@ from .model import GameError
 from .rate_limit import DEFAULT_IMPORT_RATE, ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
+from .room.dead_rules import DeadGameRules
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
 
@@ -278,6 +279,7 @@ def create_app(
     warm_engine: bool = False,
     freeze_startup: bool = False,
     import_rate: int | None = DEFAULT_IMPORT_RATE,
+    dead_games: DeadGameRules | None = None,
 ) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
@@ -296,7 +298,11 @@ def create_app(
     the collector's time fell from 300 ms to 60 ms, and no full collection ran).
 
     ``import_rate`` is the bytes of PGN one client address may import into the archive a
-    minute (:class:`~kradan.web.rate_limit.ImportLimit`); ``None`` or 0 sets no limit."""
+    minute (:class:`~kradan.web.rate_limit.ImportLimit`); ``None`` or 0 sets no limit.
+
+    ``dead_games`` are the waits of games nobody plays (the first moves before the server
+    aborts a game, an opponent's absence before a claim; :mod:`kradan.web.room.abandon`),
+    :class:`~kradan.web.room.dead_rules.DeadGameRules`'s defaults unless given."""
     url = normalise_url(database_url) if database_url else default_database_url()
 
     @asynccontextmanager
@@ -305,7 +311,7 @@ def create_app(
         pool = EnginePool(engine_workers)
         await migrate(engine)
         archive = ArchiveStore(engine)
-        hall = Hall(Store(engine), pool, archive)
+        hall = Hall(Store(engine), pool, archive, dead_games)
         hall.accounts = app.state.accounts = Accounts(engine)
         app.state.lobby = Lobby(hall)
         app.state.chat = Chat(engine)
