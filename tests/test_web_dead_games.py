@@ -160,7 +160,7 @@ def test_an_aborted_rated_game_moves_no_rating(served: tuple[TestClient, FakeClo
         assert page["ratings"].get("makruk", {}).get("games", 0) == 0, page
 
 
-# --- the server's abort ----------------------------------------------------------------------------
+# --- the server's abort ---------------------------------------------------------------------------
 
 
 def test_the_first_move_must_come_in_time_once_both_are_there(
@@ -295,7 +295,7 @@ def test_a_request_of_the_absent_seat_restarts_its_wait(
     served: tuple[TestClient, FakeClock],
 ) -> None:
     client, clock = served
-    game_id, white, black = started(client)
+    game_id, _, black = started(client)
     clock.advance(100)
     assert game(client, game_id)["gone"] == {
         "side": "white", "away_ms": 100_000, "claim_in_ms": 20_000,
@@ -363,7 +363,7 @@ def test_a_rated_claim_is_rated(served: tuple[TestClient, FakeClock]) -> None:
     assert changes["black"]["change"] > 0 > changes["white"]["change"]
 
 
-# --- the presence and the rules alone --------------------------------------------------------------
+# --- the presence and the rules alone -------------------------------------------------------------
 
 
 def test_presence_counts_sockets_and_the_time_away() -> None:
