@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kradan.web import create_app
+from kradan.web.hall import idle
 from kradan.web.room.dead_rules import DeadGameRules
 from kradan.web.room.presence import Presence
 from tests.web_helpers import (
@@ -239,6 +240,29 @@ def test_the_servers_own_timer_aborts_the_game(tmp_path: Path) -> None:
             while (state := next_game(socket))["status"] == "playing":
                 pass
     assert state["termination"] == "aborted"
+
+
+def test_a_forgotten_room_stops_its_timer_and_one_waiting_for_a_move_stays(
+    served: tuple[TestClient, FakeClock],
+) -> None:
+    client, _ = served
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    invitation, _, _ = humans(client)  # only the long wait: counted from the stored time
+    waiting, _, black = humans(client)
+    join(client, waiting, black)  # the short wait runs: it lives in memory only
+    forgotten = hall.rooms[invitation]
+    assert forgotten.abort_task is not None
+    assert idle(forgotten) and not idle(hall.rooms[waiting])
+
+    def trim() -> None:
+        hall.kept = 0
+        hall.trim()
+
+    client.portal.call(trim)  # type: ignore[union-attr]
+    assert invitation not in hall.rooms and waiting in hall.rooms
+    assert forgotten.abort_task is None  # its timer went with it
+    again = game(client, invitation)  # loaded again, its wait with it
+    assert again["status"] == "playing" and hall.rooms[invitation].abort_task is not None
 
 
 # --- presence and the claim ---------------------------------------------------------------------
