@@ -393,14 +393,16 @@ def web_requests(kinds: tuple[str, ...] | None = None) -> st.SearchStrategy[byte
         {},
         optional={"variant": variant, "options": options, "opponent": st.sampled_from(["human",
                   "engine", "x"]), "color": st.sampled_from(["white", "black", "random", ""]),
-                  "clock": st.one_of(st.sampled_from(["60+1", "0+0", "99999+999"]), _number()),
+                  "clock": st.one_of(st.sampled_from(["60+1", "0+0", "99999+999", "30s+0",
+                                                      "½+0", "1m+0", "0.5+0", "1¾min + 9s"]),
+                                     _number()),
                   "fen": _fen_text(), "level": st.integers(-1, 21), "extra": anything},
     )  # fmt: skip
     body = st.one_of(
         st.fixed_dictionaries({"move": _uci_text()}),
         st.fixed_dictionaries({"action": st.sampled_from(["resign", "offer_draw", "accept_draw",
                                "decline_draw", "claim_draw", "takeback", "declare_count",
-                               "stop_count", "x"])}),
+                               "stop_count", "abort", "claim_win", "x"])}),
         st.fixed_dictionaries({"arrangement": st.one_of(
             st.sampled_from(["standard", "mirrored", "fortress", "x"]),
             st.dictionaries(_square(), st.sampled_from(list("KFSNRPx")), max_size=9))}),
@@ -416,7 +418,8 @@ def web_requests(kinds: tuple[str, ...] | None = None) -> st.SearchStrategy[byte
                             "page", "raw", "archive", "search", "export", "archived", "explore",
                             "read-move", "line", "pgn-read", "pgn-write", "account", "sign-in",
                             "seek", "take", "rematch", "profile", "leaders", "chat", "chat-read",
-                            "chat-remove", "chat-socket", "games-pgn", "x"])  # fmt: skip
+                            "chat-remove", "chat-socket", "games-pgn", "abort", "claim-win",
+                            "x"])  # fmt: skip
     query = st.dictionaries(
         st.sampled_from(["variant", "fen", "play", "moves", "player", "color", "result", "since",
                          "until", "after", "limit", "x"]),

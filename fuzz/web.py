@@ -24,7 +24,8 @@ goes as it is, any other is PGN text, sent as ``{"pgn": body}``) and ``pgn-write
 /api/pgn/read and its tree written back); :mod:`fuzz.study` makes their seeds. The accounts' and
 the lobby's: ``account``, ``sign-in`` and ``seek`` (POST the body to /api/accounts, /api/session,
 /api/seeks), ``take`` (POST /api/seeks/<id>/accept: a JSON body takes the first open seek, any
-other body is the seek's id), ``rematch`` (POST the game's rematch with the seat's token),
+other body is the seek's id), ``rematch``, ``abort`` and ``claim-win`` (POST the game's
+rematch, abort, claim-win with the seat's token, the body as the request's),
 ``profile`` and ``leaders`` (GET /api/accounts/<body>, /api/ratings/<body>). ``read-move`` GETs
 the game's reading of the body as a move. The chat's: ``chat`` (POST the body to the game's chat
 with the seat's token), ``chat-read`` (GET the game's chat, the body as the room), ``chat-remove``
@@ -82,7 +83,7 @@ KINDS = ("new", "move", "action", "setup", "get", "pgn", "list", "join", "socket
          "analysis-socket", "review", "review-get", "page", "raw", "archive", "search", "export",
          "archived", "explore", "read-move", "line", "pgn-read", "pgn-write", "account",
          "sign-in", "seek", "take", "rematch", "profile", "leaders", "chat", "chat-read",
-         "chat-remove", "chat-socket", "games-pgn")  # fmt: skip
+         "chat-remove", "chat-socket", "games-pgn", "abort", "claim-win")  # fmt: skip
 #: the environment variable that keeps a run to some kinds (comma-separated)
 KINDS_VARIABLE = "KRADAN_FUZZ_WEB_KINDS"
 #: the kinds that never touch the games made at the start (a run of only these makes no fresh
@@ -260,6 +261,8 @@ class WebApp:
                                    headers=headers)  # fmt: skip
         elif kind == "rematch":
             response = client.post(f"/api/games/{game_id}/rematch", headers=headers)
+        elif kind in ("abort", "claim-win"):
+            response = client.post(f"/api/games/{game_id}/{kind}", content=body, headers=headers)
         elif kind == "profile":
             response = client.get(f"/api/accounts/{quote(text[:80], safe='')}")
         elif kind == "leaders":
@@ -480,6 +483,11 @@ def seeds() -> list[bytes]:
         ("chat-remove", "99999999999999999999"), ("chat-remove", "x"),
         ("chat-socket 0", "players"), ("chat-socket 1", 'spectators\n{"type": "auth"}'),
         ("chat-socket 3", "x\nnot json"),
+        ("abort 0", ""), ("abort 5", "{}"), ("claim-win 1", ""), ("claim-win 6", "x"),
+        ("action 4", '{"action": "abort"}'), ("action 0", '{"action": "claim_win"}'),
+        ("socket 0", '{"type": "action", "action": "claim_win"}'),
+        ("new", '{"opponent": "human", "clock": "½+0"}'),
+        ("seek", '{"clock": "30s+0", "name": "Nok"}'), ("new", '{"clock": "0.5+0"}'),
     ]  # fmt: skip
     cases += [("line", body) for body in study.line_bodies()]
     cases += [("line", text) for text in study.line_texts()]

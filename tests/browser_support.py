@@ -68,11 +68,15 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
 
-def start_server(database_url: str, port: int, log_path: Path) -> subprocess.Popen[bytes]:
-    """Start ``kradan serve``'s app on 127.0.0.1:``port`` and wait until it answers."""
+def start_server(
+    database_url: str, port: int, log_path: Path, script: str = SERVER
+) -> subprocess.Popen[bytes]:
+    """Start ``kradan serve``'s app on 127.0.0.1:``port`` and wait until it answers (``script``
+    runs it, given the database's URL and the port: :data:`SERVER`, or one that makes the app
+    with other settings)."""
     log = log_path.open("a")
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVER, database_url, str(port)],
+        [sys.executable, "-c", script, database_url, str(port)],
         stdout=log,
         stderr=subprocess.STDOUT,
     )

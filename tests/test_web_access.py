@@ -31,6 +31,8 @@ OPEN = {
 SEATED = {
     ("post", "/api/games/{game_id}/moves"): {"move": "e3e4"},
     ("post", "/api/games/{game_id}/actions"): {"action": "resign"},
+    ("post", "/api/games/{game_id}/abort"): None,
+    ("post", "/api/games/{game_id}/claim-win"): None,
     ("post", "/api/games/{game_id}/setup"): {"arrangement": "standard"},
     ("post", "/api/games/{game_id}/rematch"): None,
     ("post", "/api/games/{game_id}/chat"): {"text": "hello"},

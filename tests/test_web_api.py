@@ -89,7 +89,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
         "setup_plies", "seat",
         "thai_san", "setup", "my_setup", "rated", "public", "accounts", "rating_changes",
-        "rematch",
+        "rematch", "can_abort", "abort_in_ms", "gone",
     }  # fmt: skip
     assert state["variant"] == "makruk" and state["title"] == "Makruk"
     assert state["options"] == {"counting": "declared"}
@@ -295,6 +295,8 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     after = game(client, game_id)
     assert (before.pop("seat"), after.pop("seat")) == (None, "black")  # the reader's seat only
     assert (before.pop("joined"), after.pop("joined")) == ([], ["black"])
+    # both are there: the wait for White's first move runs (tests/test_web_dead_games.py)
+    assert before.pop("abort_in_ms") is None and after.pop("abort_in_ms") > 0
     assert without_clock(after) == without_clock(before)
     move(client, game_id, white, "e3e4")
     response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})

@@ -154,9 +154,14 @@ def act(client: TestClient, game_id: str, token: str, action: str) -> Any:
     )
 
 
+#: the fields of a game's view that change as one watches: the clocks' running times, and the
+#: waits of a game nobody plays (:mod:`kradan.web.room.abandon`: a seat's request starts them)
+WATCHED = ("clock", "abort_in_ms", "gone")
+
+
 def without_clock(state: dict[str, Any]) -> dict[str, Any]:
-    """The game without its clock's running times (they change as one watches)."""
-    return {key: value for key, value in state.items() if key != "clock"}
+    """The game without what changes as one watches (:data:`WATCHED`)."""
+    return {key: value for key, value in state.items() if key not in WATCHED}
 
 
 def wait_for(check: Any, timeout: float = 60.0, step: float = 0.05) -> Any:

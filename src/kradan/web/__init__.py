@@ -20,6 +20,8 @@ from .settings import UNSET, ServeSettings, Unset
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from .room.dead_rules import DeadGameRules
+
 
 def create_app(
     database_url: str | None = None,
@@ -29,6 +31,7 @@ def create_app(
     freeze_startup: bool = False,
     settings: ServeSettings | None = None,
     import_rate: int | Unset | None = UNSET,
+    dead_games: DeadGameRules | None = None,
 ) -> FastAPI:
     """The application (see :func:`kradan.web.server.create_app`)."""
     from .server import create_app as make
@@ -40,6 +43,7 @@ def create_app(
         freeze_startup=freeze_startup,
         settings=settings,
         import_rate=import_rate,
+        dead_games=dead_games,
     )
 
 

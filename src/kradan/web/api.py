@@ -67,7 +67,11 @@ class NewGameBody(BaseModel):
     level: int = Field(10, ge=1, le=20, description="the engine's level")
     color: Literal["white", "black", "random"] = "white"
     clock: str | None = Field(
-        None, max_length=12, pattern=r"^\d{1,5}\+\d{1,3}$", description="seconds+increment"
+        None,
+        max_length=20,
+        description="base+increment: the base in seconds ('300+2', '30+0'), or with a unit "
+        "('30s+0', '5m+3', '½+0'); the increment in seconds",
+        examples=["300+2", "30s+0", "1m+0"],
     )
     fen: str | None = Field(None, max_length=200, description="the start position")
     name: str | None = Field(
@@ -97,7 +101,7 @@ class ActionBody(BaseModel):
 
     action: Literal[
         "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "takeback",
-        "declare_count", "stop_count",
+        "declare_count", "stop_count", "abort", "claim_win",
     ]  # fmt: skip
 
 
@@ -195,7 +199,9 @@ async def seated(request: Request, game_id: str) -> tuple[Room, bool]:
     same-origin request only)."""
     same_origin(request)
     room = await room_of(request, game_id)
-    return room, room.seat_of(seat_token(request, game_id))
+    color = room.seat_of(seat_token(request, game_id))
+    room.mark_seen(color)  # a seat that asks is there
+    return room, color
 
 
 def view_response(view: GameView) -> Response:
@@ -318,6 +324,9 @@ async def get_game(game_id: GameId, request: Request) -> Response:
         seat = room.seat_of(token) if token else None
     except GameError:
         seat = None
+    if seat is not None:
+        room.mark_seen(seat)
+    await room.refresh()  # a game whose first moves did not come in time is aborted
     return view_response(room.view(seat))
 
 
@@ -369,13 +378,44 @@ async def read_move(
     "/api/games/{game_id}/actions",
     response_model=GameView,
     responses=_errors(400, 401, 403, 404, 409, 413, 422),
-    summary="Resign, offer or answer a draw, claim one, take back, declare or stop a count",
+    summary="Resign, offer or answer a draw, claim one, take back, declare or stop a count, "
+    "abort, claim a game the opponent left",
 )
 async def take_action(game_id: GameId, body: ActionBody, request: Request) -> Response:
     """``takeback`` is for games against the engine: it takes back the engine's reply and
-    your move."""
+    your move. ``abort`` and ``claim_win`` are ``POST .../abort`` and ``POST .../claim-win``."""
     room, color = await seated(request, game_id)
     return view_response(await room.act(color, body.action))
+
+
+@router.post(
+    "/api/games/{game_id}/abort",
+    response_model=GameView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Abort a game before both sides have moved",
+)
+async def abort_game(game_id: GameId, request: Request) -> Response:
+    """Until each side has made its first move, either player may abort the game: it ends
+    with the result ``*`` and the termination ``aborted``, unrated. (Between people the server
+    aborts it too when the side to move does not make its first move in time: the view's
+    ``abort_in_ms``.) 409 once both sides have moved."""
+    room, color = await seated(request, game_id)
+    return view_response(await room.act(color, "abort"))
+
+
+@router.post(
+    "/api/games/{game_id}/claim-win",
+    response_model=GameView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Claim a game your opponent has left",
+)
+async def claim_win(game_id: GameId, request: Request) -> Response:
+    """Once both sides have moved, when your opponent (a person) has had no connection to the
+    game for long enough (the view's ``gone``: its ``claim_in_ms`` is 0), the game is yours:
+    a win, or a draw if you could not possibly mate; the termination is ``abandoned``. 409
+    before that, while the opponent is connected, and against the engine."""
+    room, color = await seated(request, game_id)
+    return view_response(await room.act(color, "claim_win"))
 
 
 @router.post(
@@ -484,8 +524,11 @@ async def socket_game(socket: WebSocket, game_id: str) -> Room | None:
 @router.websocket("/api/games/{game_id}/socket")
 async def game_socket(socket: WebSocket, game_id: str) -> None:
     """The game's live feed: ``{"type": "game", "game": ...}`` on connect and after every
-    change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``,
-    ``{"type": "setup", "arrangement": {...}}`` or ``{"type": "auth", "token": ...}``."""
+    change; send ``{"type": "move", "move": "e3e4"}``, ``{"type": "action", "action": ...}``
+    (``"abort"`` and ``"claim_win"`` among the actions), ``{"type": "setup", "arrangement":
+    {...}}`` or ``{"type": "auth", "token": ...}``. A socket that proves a seat (its cookie or
+    ``auth``) keeps that player present: when the seat's last socket closes, the opponent may
+    claim the game after a while (the view's ``gone``)."""
     room = await socket_game(socket, game_id)
     if room is None:
         return
@@ -497,6 +540,8 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
             color = room.seat_of(cookie)
         except GameError:
             color = None
+    if color is not None:
+        await room.arrive(color, socket)  # the others learn that this seat is back
     async with room.send_lock:
         room.subscribers.add(socket)
         await socket.send_text(game_message(room.view()))
@@ -509,7 +554,12 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
                 message = _message(received.get("text"), received.get("bytes"))
                 kind = message["type"]
                 if kind == "auth":
-                    color = room.seat_of(_text_field(message, "token", 100))
+                    proved = room.seat_of(_text_field(message, "token", 100))
+                    if proved != color:
+                        if color is not None:
+                            await room.leave(color)
+                        color = proved
+                        await room.arrive(color, socket)
                     continue
                 if kind not in ("move", "action", "setup"):
                     raise GameError(400, N_("unknown message type {kind}"), kind=repr(kind[:40]))
@@ -532,6 +582,8 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
         pass
     finally:
         room.subscribers.discard(socket)
+        if color is not None:
+            await room.leave(color)  # the others learn that this seat is gone
 
 
 __all__ = ["MAX_BODY", "router", "same_origin"]  # same_origin: from .origins

@@ -254,7 +254,9 @@ def game_full(view: GameView) -> dict[str, Any]:
     }
 
 
-async def _game_lines(room: Room, feed: _Feed) -> AsyncIterator[bytes]:
+async def _game_lines(room: Room, feed: _Feed, color: bool) -> AsyncIterator[bytes]:
+    """The game's lines while the bot reads them; the bot's seat counts as present meanwhile
+    (an opponent cannot claim the game as abandoned while the bot's stream is open)."""
     try:
         yield _line(game_full(room.view()))
         if not room.playing:
@@ -276,6 +278,7 @@ async def _game_lines(room: Room, feed: _Feed) -> AsyncIterator[bytes]:
                 return
     finally:
         room.subscribers.discard(feed)
+        room.host.spawn(room, room.leave(color))  # not awaited here: the stream may be cancelled
 
 
 @router.get("/api/bot/game/stream/{game_id}", responses=_errors(401, 403, 404),
@@ -283,10 +286,11 @@ async def _game_lines(room: Room, feed: _Feed) -> AsyncIterator[bytes]:
 async def game_stream(game_id: str, request: Request) -> StreamingResponse:
     account = await _bot(request)
     room = await room_of(request, game_id)
-    _side_of(room, account)
+    color = _side_of(room, account)
     feed = _Feed()
+    await room.arrive(color, feed)
     room.subscribers.add(feed)
-    return StreamingResponse(_game_lines(room, feed), media_type=NDJSON)
+    return StreamingResponse(_game_lines(room, feed, color), media_type=NDJSON)
 
 
 @router.post("/api/bot/game/{game_id}/move/{move}", response_model=GameView,
@@ -294,7 +298,9 @@ async def game_stream(game_id: str, request: Request) -> StreamingResponse:
 async def bot_move(game_id: str, move: str, request: Request) -> Response:
     account = await _bot(request)
     room = await room_of(request, game_id)
-    return view_response(await room.play(_side_of(room, account), move[:64]))
+    color = _side_of(room, account)
+    room.mark_seen(color)
+    return view_response(await room.play(color, move[:64]))
 
 
 @router.post("/api/bot/game/{game_id}/resign", response_model=GameView,

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import secrets
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +36,8 @@ from .model import (
     token_hash,
 )
 from .room import Room, RoomBase, rebuild
+from .room.abandon import ABORTED
+from .room.dead_rules import DeadGameRules
 from .room.pgn import pgn_text
 from .storage import Store
 from .tables import GameRow, utcnow
@@ -58,21 +62,35 @@ class Created:
 def idle(room: RoomBase) -> bool:
     """Whether forgetting ``room`` loses nothing: nobody watches it, no move is being made, and
     nothing runs for it: the game has ended, or a person is to move on no running clock (not
-    the engine, not a flag timer, not a screened setup)."""
+    the engine, not a flag timer, not a screened setup, not the short wait for a first move;
+    the long wait of an unstarted game is counted from the stored time, and runs again when
+    the game is loaded)."""
     if room.subscribers or room.lock.locked():
         return False
     if not room.playing:
         return True
     clock_runs = room.clock is not None and room.clock.running is not None
+    if isinstance(room, Room) and room.abandonment.first_move_deadline() is not None:
+        return False
     return not (clock_runs or room.in_setup or room.is_engine(bool(room.board.turn)))
 
 
 class Hall:
     """The games in memory, loaded from the store on first use."""
 
-    def __init__(self, store: Store, pool: EnginePool, archive: ArchiveStore | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pool: EnginePool,
+        archive: ArchiveStore | None = None,
+        dead_games: DeadGameRules | None = None,
+    ) -> None:
         self.store = store
         self.pool = pool
+        #: the waits of games nobody plays (:mod:`kradan.web.room.abandon`)
+        self.dead_games = dead_games or DeadGameRules()
+        #: the clock of those waits and of the players' presence (a test sets its own)
+        self.now: Callable[[], float] = time.time
         #: where the games that end go (:meth:`finished`); ``None``: nowhere
         self.archive = archive
         #: the accounts whose ratings rated games move (:meth:`finished`); ``None``: no ratings
@@ -99,9 +117,14 @@ class Hall:
             except Exception:
                 log.exception("%s: background work failed", what)
 
+        def done(task: asyncio.Task[Any]) -> None:
+            self.tasks.discard(task)
+            if inspect.iscoroutine(work):
+                work.close()  # cancelled before it began: never awaited, and no warning
+
         task = asyncio.get_running_loop().create_task(guarded())
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(done)
         return task
 
     async def create(self, spec: NewGame) -> Created:
@@ -158,6 +181,7 @@ class Hall:
         )
         await self.store.create(row)
         room = Room(self, row, board)
+        room.mark_seen(mine)  # the creator is there (a lobby's: both asked to play now)
         self.trim()
         self.rooms[row.public_id] = room
         room.schedule()
@@ -191,12 +215,17 @@ class Hall:
         for public_id, room in list(self.rooms.items()):
             if idle(room):
                 del self.rooms[public_id]
+                room.release()
 
     async def resume(self) -> None:
-        """Load every game still being played: engines to move think again, clocks run."""
+        """Load every game still being played: engines to move think again, clocks run, and
+        the games not started within their wait (counted from the time stored with them) are
+        aborted."""
         for public_id in await self.store.playing():
             try:
-                await self.get(public_id)
+                room = await self.get(public_id)
+                if room is not None:
+                    await room.refresh()
             except Exception:  # a game that cannot be rebuilt must not stop the server
                 log.exception("game %s could not be resumed", public_id)
 
@@ -213,7 +242,9 @@ class Hall:
     def finished(self, room: RoomBase) -> None:
         """Add the game of ``room``, which has just ended, to the archive, and move its
         players' ratings if it was rated, in the background (its PGN is written once the change
-        that ended it has been applied)."""
+        that ended it has been applied). An aborted game is neither rated nor archived."""
+        if room.row.termination == ABORTED:
+            return
         if room.row.rated and self.accounts is not None:
             self.spawn(room, self._rate(room))
         archive = self.archive

@@ -18,13 +18,13 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .accounts import Account, family_of, username_key
 from .hall import Created, Hall
 from .i18n import N_
-from .model import GameError, NewGame, Player, new_token, parse_clock, token_hash
+from .model import GameError, NewGame, Player, clock_text, new_token, parse_clock, token_hash
 
 #: seconds a seek stays without its owner asking after it
 SEEK_SECONDS = 30.0
@@ -108,7 +108,7 @@ class Lobby:
             rated seek without an account, 429 when there are too many.
         """
         self._sweep()
-        _check(spec, owner)
+        spec = _check(spec, owner)
         key = _owner_key(owner, client)
         mine = [s for s in self.seeks.values() if s.owner_key == key and not s.game]
         if len(self.seeks) >= MAX_SEEKS or len(mine) >= MAX_SEEKS_EACH:
@@ -189,7 +189,7 @@ class Lobby:
     async def pair(self, spec: SeekSpec, who: Account | None, name: str) -> Created | None:
         """Quick pairing: take the oldest open seek that ``spec`` fits and ``who`` may take
         (``None``: none fits; post a seek then)."""
-        _check(spec, who)
+        spec = _check(spec, who)
         for seek in self.open_seeks(who):
             if seek.to is not None or not _fits(seek, spec):
                 continue
@@ -251,17 +251,24 @@ class Lobby:
         seek.seen = time.monotonic()
         assert created.invite is not None
         taker_color = "black" if created.color == "white" else "white"
+        created.room.mark_seen(taker_color == "white")  # the taker is here: the first move waits
         return Created(created.room, created.invite, taker_color, None, created.warnings)
 
 
-def _check(spec: SeekSpec, owner: Account | None) -> None:
+def _check(spec: SeekSpec, owner: Account | None) -> SeekSpec:
+    """``spec`` checked, its clock in the API's own form (``"30s+0"`` and ``"½+0"`` are both
+    ``"30+0"``), so that seeks of the same time control fit each other however written.
+
+    :raises GameError: 401 for a rated seek without an account, 400 for a bad clock or range.
+    """
     if spec.rated and owner is None:
         raise GameError(401, N_("a rated game needs an account: sign in first"))
     if spec.clock is not None:
-        parse_clock(spec.clock)
+        spec = replace(spec, clock=clock_text(*parse_clock(spec.clock)))
     if spec.rating_range is not None and spec.rating_range[0] > spec.rating_range[1]:
         raise GameError(400, N_("bad rating range {low}-{high}"),
                         low=str(spec.rating_range[0]), high=str(spec.rating_range[1]))  # fmt: skip
+    return spec
 
 
 def _owner_key(owner: Account | None, client: str) -> str:

@@ -35,7 +35,12 @@ class SeekBody(BaseModel):
 
     variant: str = Field("makruk", min_length=1, max_length=40)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=40)
-    clock: str | None = Field(None, max_length=12, description="seconds+increment, e.g. 300+3")
+    clock: str | None = Field(
+        None,
+        max_length=20,
+        description="base+increment, e.g. 300+3 (seconds), 30s+0, 1m+0 or ½+0; the seeks "
+        "list it as seconds+increment",
+    )
     rated: bool = False
     color: Literal["white", "black", "random"] = "random"
     rating_range: list[int] | None = Field(

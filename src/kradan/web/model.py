@@ -4,6 +4,7 @@ clocks, rule options as JSON, players, and what a new game asks for."""
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ SIDES = {True: Term(N_("white")), False: Term(N_("black"))}
 #: what every action is called in the API
 ACTIONS = (
     "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "takeback",
-    "declare_count", "stop_count",
+    "declare_count", "stop_count", "abort", "claim_win",
 )  # fmt: skip
 COUNT_EVENTS = ("count_declare", "count_stop")
 #: the termination of a game lost on time, and of one drawn because the winner could not mate
@@ -76,26 +77,82 @@ def new_public_id() -> str:
 # --- clocks ------------------------------------------------------------------------------------
 
 
-def parse_clock(text: str) -> tuple[int, int]:
-    """``"300+2"`` (seconds and increment in seconds) as milliseconds.
+#: a time control as people write it: a base (seconds, ``30s``, minutes ``5m`` / ``5min``,
+#: lichess's ``½`` ``¼`` ``¾`` of a minute) and an increment in seconds, ``+``-joined
+CLOCK_TEXT = re.compile(
+    r"(?P<base>\d{1,5}(?:\.\d{1,2})?|\d{0,3}[½¼¾])\s*(?P<unit>s|sec|m|min)?"
+    r"(?:\s*\+\s*(?P<increment>\d{1,3})\s*(?:s|sec)?)?",
+    re.IGNORECASE,
+)
+#: the longest base time and increment, in seconds
+MAX_BASE_SECONDS, MAX_INCREMENT_SECONDS = 36000, 600
+_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75}
 
-    :raises GameError: for text that is not such a clock.
+
+class ClockError(GameError):
+    """A time control that cannot be read, or is out of range (400, quoting it)."""
+
+    def __init__(self, text: str, template: str) -> None:
+        super().__init__(400, template, clock=repr(text[:40]))
+
+
+def parse_clock(text: str) -> tuple[int, int]:
+    """A time control as milliseconds: the base time and the increment.
+
+    The base is seconds when it is a bare whole number (``"300+2"``, the API's form since the
+    start, and ``"30+0"``), or carries ``s`` (``"30s+0"``); minutes with ``m`` or ``min``
+    (``"1m+0"``, ``"0.5min+0"``) or as lichess writes a part of a minute (``"½+0"``,
+    ``"¼+0"``). The increment is whole seconds (``"+2"`` or ``"+2s"``), 0 when left out. The
+    base is 1 s to 10 hours in whole seconds, the increment 0 to 600 s.
+
+    >>> parse_clock("300+2"), parse_clock("30s+0"), parse_clock("½+0"), parse_clock("1m")
+    ((300000, 2000), (30000, 0), (30000, 0), (60000, 0))
+
+    :raises ClockError: for text that is no such time control (a bare decimal ``"0.5+0"``
+        says nothing of its unit), or one out of range.
     """
-    base, sep, increment = text.partition("+")
-    if not sep or not base.isdigit() or not increment.isdigit() or len(text) > 12:
-        raise GameError(
-            400,
-            N_("bad clock {clock}: expected seconds+increment, e.g. '300+2'"),
-            clock=repr(text),
+    found = CLOCK_TEXT.fullmatch(text.strip()) if len(text) <= 40 else None
+    if found is None:
+        raise ClockError(
+            text,
+            N_(
+                "bad clock {clock}: expected base+increment, e.g. '300+2' (seconds), '30s+0', "
+                "'5m+3' or '½+0'"
+            ),
         )
-    base_s, increment_s = int(base), int(increment)
-    if not 1 <= base_s <= 36000 or increment_s > 600:
-        raise GameError(
-            400,
+    base, unit = found["base"], (found["unit"] or "").lower()
+    if base[-1] in _FRACTIONS:
+        minutes = float(base[:-1] or 0) + _FRACTIONS[base[-1]]
+        if unit in ("s", "sec"):
+            raise ClockError(text, N_("bad clock {clock}: ½, ¼ and ¾ are parts of a minute"))
+        seconds = minutes * 60
+    elif unit in ("m", "min"):
+        seconds = float(base) * 60
+    elif unit or "." not in base:
+        seconds = float(base)
+    else:
+        raise ClockError(
+            text,
+            N_(
+                "bad clock {clock}: a bare number is seconds; write minutes with m, e.g. "
+                "'0.5m+0' or '½+0'"
+            ),
+        )
+    increment = int(found["increment"] or 0)
+    if abs(seconds - round(seconds)) > 1e-6:
+        raise ClockError(text, N_("bad clock {clock}: the base is a whole number of seconds"))
+    if not 1 <= round(seconds) <= MAX_BASE_SECONDS or increment > MAX_INCREMENT_SECONDS:
+        raise ClockError(
+            text,
             N_("bad clock {clock}: 1 to 36000 seconds, an increment of 0 to 600 seconds"),
-            clock=repr(text),
         )
-    return base_s * 1000, increment_s * 1000
+    return round(seconds) * 1000, increment * 1000
+
+
+def clock_text(base_ms: int, increment_ms: int) -> str:
+    """The API's own form of a time control, seconds+increment (``"30+0"``, ``"300+2"``): what
+    :func:`parse_clock` reads back as it was, and PGN's ``TimeControl``."""
+    return f"{base_ms // 1000}+{increment_ms // 1000}"
 
 
 class Clock:
@@ -215,17 +272,20 @@ class NewGame:
 
 __all__ = [
     "ACTIONS",
+    "CLOCK_TEXT",
     "COLORS",
     "COUNT_EVENTS",
     "SIDES",
     "TIMEOUT_DRAW",
     "TIME_FORFEIT",
     "Clock",
+    "ClockError",
     "GameError",
     "NewGame",
     "Player",
     "Side",
     "changed_options",
+    "clock_text",
     "json_value",
     "new_public_id",
     "new_token",

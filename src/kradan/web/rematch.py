@@ -24,7 +24,7 @@ from .api import ErrorView, GameId, hall_of, seated, set_seat_cookie
 from .hall import Hall
 from .i18n import N_
 from .limits import creation_allowed
-from .model import COLORS, GameError, NewGame
+from .model import COLORS, GameError, NewGame, clock_text
 from .room import Room
 from .room.view import RematchView
 
@@ -57,7 +57,7 @@ def _clock_text(room: Room) -> str | None:
     clock = room.row.clock
     if not clock:
         return None
-    return f"{int(clock['base_ms']) // 1000}+{int(clock['increment_ms']) // 1000}"
+    return clock_text(int(clock["base_ms"]), int(clock["increment_ms"]))
 
 
 async def _start(hall: Hall, room: Room, asker: bool) -> Rematch:

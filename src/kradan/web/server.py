@@ -53,6 +53,7 @@ from .model import GameError
 from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
+from .room.dead_rules import DeadGameRules
 from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
@@ -299,6 +300,7 @@ def create_app(
     freeze_startup: bool = False,
     settings: ServeSettings | None = None,
     import_rate: int | Unset | None = UNSET,
+    dead_games: DeadGameRules | None = None,
 ) -> FastAPI:
     """The ``kradan serve`` application on the database at ``database_url``
     (``sqlite+aiosqlite:///...`` or ``postgresql+asyncpg://...``; default: ``games.db`` in the
@@ -319,7 +321,11 @@ def create_app(
     ``settings`` says what the server lets in (:class:`~kradan.web.settings.ServeSettings`:
     the allowed hosts, the games and PGN one client address may create and import a minute);
     the default answers the loopback names only. ``import_rate``, when given, replaces
-    ``settings.import_rate`` (``None`` or 0: no limit), as before the settings."""
+    ``settings.import_rate`` (``None`` or 0: no limit), as before the settings.
+
+    ``dead_games`` are the waits of games nobody plays (the first moves before the server
+    aborts a game, an opponent's absence before a claim; :mod:`kradan.web.room.abandon`),
+    :class:`~kradan.web.room.dead_rules.DeadGameRules`'s defaults unless given."""
     url = normalise_url(database_url) if database_url else default_database_url()
     settings = settings or ServeSettings()
     if not isinstance(import_rate, Unset):
@@ -331,7 +337,7 @@ def create_app(
         pool = EnginePool(engine_workers)
         await migrate(engine)
         archive = ArchiveStore(engine)
-        hall = Hall(Store(engine), pool, archive)
+        hall = Hall(Store(engine), pool, archive, dead_games)
         hall.accounts = app.state.accounts = Accounts(engine)
         app.state.lobby = Lobby(hall)
         app.state.chat = Chat(engine)

@@ -24,6 +24,7 @@ from ..i18n import N_
 from ..model import COLORS, SIDES, Clock, GameError, Player, token_hash
 from ..storage import Store
 from ..tables import Ending, EventRow, GameRow, utcnow
+from .dead_rules import DeadGameRules
 
 #: a square or point in a UCI move (``e3e4,e1e3``, ``R@a1``, ``hc3,b2c3``, ``b3d3d5``)
 SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
@@ -39,6 +40,12 @@ class RoomHost(Protocol):
 
     store: Store
     pool: EnginePool
+    #: the waits of games nobody plays (:mod:`.abandon`)
+    dead_games: DeadGameRules
+
+    def now(self) -> float:
+        """The time now in seconds (:func:`time.time`; a test's own clock)."""
+        ...
 
     def spawn(self, room: RoomBase, work: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``work`` for ``room`` in the background."""

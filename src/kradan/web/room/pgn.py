@@ -1,10 +1,14 @@
 """A room's game as PGN: ``[Variant]``, ``[VariantOptions]``, ``[Result]``, ``[Termination]``,
-and with a clock ``[TimeControl]`` and each mover's ``[%clk]``."""
+and with a clock ``[TimeControl]`` (seconds+increment) and each mover's ``[%clk]``."""
 
 from __future__ import annotations
 
-from ..model import Player
+from ..model import Player, clock_text
+from .abandon import ABANDONED, ABORTED
 from .base import RoomBase
+
+#: the terminations PGN's standard names otherwise (its "abandoned": a game someone left)
+PGN_TERMINATIONS = {ABORTED: ABANDONED}
 
 
 def pgn_text(room: RoomBase) -> str:
@@ -22,10 +26,11 @@ def pgn_text(room: RoomBase) -> str:
         "Result": row.result,
     }
     if row.termination:
-        headers["Termination"] = row.termination
+        # an aborted game is written as PGN's "abandoned", with the result "*"
+        headers["Termination"] = PGN_TERMINATIONS.get(row.termination, row.termination)
     if row.clock:
-        base, increment = row.clock["base_ms"], row.clock["increment_ms"]
-        headers["TimeControl"] = f"{base // 1000}+{increment // 1000}"
+        clock = row.clock
+        headers["TimeControl"] = clock_text(int(clock["base_ms"]), int(clock["increment_ms"]))
     # a screened setup's camps are written as the drops the alternate setup plays one by one,
     # under [VariantOptions "sittuyin_setup=screened"] (kradan.pgn reads them so)
     record = PgnGame.from_board(room.board, headers)
@@ -53,4 +58,4 @@ def _pgn_name(player: Player) -> str:
     return player.name or "player"
 
 
-__all__ = ["clock_comment", "pgn_text"]
+__all__ = ["PGN_TERMINATIONS", "clock_comment", "pgn_text"]

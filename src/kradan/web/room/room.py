@@ -5,9 +5,10 @@ Every change (a move, an action, a screened setup, a flag fall, the engine's tur
 the room's lock: it is checked (seat, turn, legality), committed to the database in one
 transaction, and only then applied to the room and announced. Each concern is a small object of
 its own (:mod:`.moves`, :mod:`.counts`, :mod:`.draws`, :mod:`.takeback`, :mod:`.clock`,
-:mod:`.setup`, :mod:`.engine_turn`); the room keeps the lock, hands each change to its concern,
-and announces the result (:mod:`.view`). It reaches the database, the engine and its subscribers
-through its host (:class:`~kradan.web.room.base.RoomHost`).
+:mod:`.setup`, :mod:`.engine_turn`, :mod:`.abandon` with :mod:`.presence`); the room keeps the
+lock, hands each change to its concern, and announces the result (:mod:`.view`). It reaches
+the database, the engine and its subscribers through its host
+(:class:`~kradan.web.room.base.RoomHost`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ...games import GameBoard
 from ..i18n import N_
 from ..model import ACTIONS, GameError
 from ..tables import GameRow
+from .abandon import Abandonment
 from .base import RoomBase, RoomHost
 from .clock import Timekeeper
 from .counts import Counts
@@ -27,6 +29,7 @@ from .draws import Drawer
 from .engine_turn import EngineTurn
 from .moves import Mover
 from .pgn import pgn_text
+from .presence import Presence
 from .setup import ScreenedSetup
 from .takeback import Takebacker
 from .view import GameView, game_message, game_view
@@ -52,7 +55,12 @@ class Room(RoomBase):
             draws=self.draws,
             setup=self.screened,
         )
+        self.presence = Presence(lambda: host.now())
+        self.abandonment = Abandonment(self, self.presence, host.dead_games)
         self.flag_task: asyncio.Task[Any] | None = None
+        #: the timer of the server's abort of a game whose first moves do not come
+        self.abort_task: asyncio.Task[Any] | None = None
+        self.abort_deadline: float | None = None
         #: what each action of the API does (each checked and stored by its concern)
         self.actions: dict[str, Callable[[bool], Awaitable[None]]] = {
             "resign": self.resign,
@@ -63,6 +71,8 @@ class Room(RoomBase):
             "takeback": self.takebacks.take_back,
             "declare_count": self.counts.declare,
             "stop_count": self.counts.stop,
+            "abort": self.abandonment.abort,
+            "claim_win": self.abandonment.claim,
         }
 
     # --- reading ----------------------------------------------------------------------------
@@ -74,6 +84,7 @@ class Room(RoomBase):
             self,
             self.counts,
             self.screened.handed_in(),
+            self.abandonment,
             seat=seat,
             my_setup=self.screened.own(seat),
         )
@@ -107,10 +118,47 @@ class Room(RoomBase):
         first time a seat is taken so, the subscribers are told (the invitation was taken up).
         """
         color = self.seat_of(token)
+        self.mark_seen(color)
         if color not in self.seen:
             self.seen.add(color)
             await self.host.broadcast(self, game_message(self.view()))
         return color
+
+    # --- who is there -----------------------------------------------------------------------
+
+    def mark_seen(self, color: bool) -> None:
+        """A request proved ``color``'s seat: it is there now. Once both seats have been, the
+        wait for the first moves runs (:mod:`.abandon`)."""
+        first = self.presence.seen_at[color] is None
+        self.presence.seen(color)
+        if first:
+            self._watch_abort()
+
+    async def arrive(self, color: bool, socket: Any) -> None:
+        """A websocket of ``color``'s seat opens (before it joins the subscribers): the other
+        subscribers are told when that changes who is gone."""
+        before = self.abandonment.gone()
+        self.mark_seen(color)
+        self.presence.arrive(color)
+        await self._presence_changed(before)
+
+    async def leave(self, color: bool) -> None:
+        """A websocket of ``color``'s seat closed (and left the subscribers)."""
+        before = self.abandonment.gone()
+        self.presence.leave(color)
+        await self._presence_changed(before)
+
+    async def _presence_changed(self, before: Any) -> None:
+        after = self.abandonment.gone()
+        if (before is None) != (after is None) or (
+            before is not None and after is not None and before.side != after.side
+        ):
+            await self.host.broadcast(self, game_message(self.view()))
+
+    async def refresh(self) -> None:
+        """Before the game is shown: a wait for the first moves that is over aborts it."""
+        if self.playing and self.abandonment.due():
+            await self.locked(self.abandonment.expire)
 
     async def play(self, color: bool, text: str) -> GameView:
         """``color`` plays the move written ``text`` (UCI); returns the game after the commit.
@@ -173,8 +221,9 @@ class Room(RoomBase):
             return await self.announce()
 
     async def _out_of_time(self) -> None:
-        """Before a change: a fallen flag ends the game, is announced, and refuses the change."""
-        if await self.timekeeper.flagged():
+        """Before a change: a fallen flag, or a wait for the first moves that is over, ends the
+        game, is announced, and refuses the change."""
+        if await self.timekeeper.flagged() or await self.abandonment.expire():
             await self.announce()
             raise self.timekeeper.out_of_time()
 
@@ -201,11 +250,40 @@ class Room(RoomBase):
         if self.flag_task is not None and self.flag_task is not asyncio.current_task():
             self.flag_task.cancel()
         self.flag_task = None
+        self.abandonment.note_change()
+        self._watch_abort()
         if not self.playing:
             return
         self.engine_turn.start()
         if not self.in_setup:
             self.flag_task = self.timekeeper.watch(self.locked)
+
+    def _watch_abort(self) -> None:
+        """Start the timer of the server's abort, when the game may come to one (a timer for
+        the same moment goes on)."""
+        deadline = self.abandonment.deadline()
+        current = self.abort_task
+        if current is not None and not current.done() and deadline == self.abort_deadline:
+            return
+        if current is not None and current is not asyncio.current_task():
+            current.cancel()
+        self.abort_task, self.abort_deadline = None, deadline
+        if deadline is not None:
+            self.abort_task = self.host.spawn(self, self._abort_timer(deadline))
+
+    async def _abort_timer(self, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.host.now()))
+        await self.locked(self.abandonment.expire)
+        if self.playing and self.abort_task is asyncio.current_task():
+            self.abort_deadline = None
+            self._watch_abort()  # woken early (the clock moved back): wait again
+
+    def release(self) -> None:
+        """The hall forgets this room: its timers stop (it is loaded again when asked for)."""
+        for task in (self.abort_task, self.flag_task):
+            if task is not None:
+                task.cancel()
+        self.abort_task = self.flag_task = None
 
     def restore_clock(self) -> None:
         """The clocks as of the last stored move (a game rebuilt from the store)."""

@@ -6,6 +6,7 @@ nothing."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -14,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from ...pieces import square_name
 from ..model import COLORS, Clock, Side
+from .abandon import Abandonment
 from .base import RoomBase
 from .counts import Counts
 
@@ -64,6 +66,16 @@ class RematchView(BaseModel):
 class RatingChangesView(BaseModel):
     white: RatingChangeView
     black: RatingChangeView
+
+
+class GoneView(BaseModel):
+    """A player who has left a started game between people."""
+
+    side: Side = Field(description="the seat with no connection (the one away longest)")
+    away_ms: int = Field(description="how long it has had none")
+    claim_in_ms: int = Field(
+        description="until its opponent may claim the game (POST /api/games/{id}/claim-win); 0: now"
+    )
 
 
 class SetupView(BaseModel):
@@ -142,6 +154,22 @@ class GameView(BaseModel):
     rematch: RematchView | None = Field(
         default=None, description="a rematch offered or agreed, once the game has ended"
     )
+    can_abort: bool = Field(
+        default=False,
+        description="whether a player may abort the game now (POST /api/games/{id}/abort): "
+        "until each side has made its first move",
+    )
+    abort_in_ms: int | None = Field(
+        default=None,
+        description="between people, before both have moved: the time left for the side to "
+        "move to make its first move before the server aborts the game; null when no such "
+        "wait runs (the opponent has not come yet, a screened setup, against the engine)",
+    )
+    gone: GoneView | None = Field(
+        default=None,
+        description="in a started game between people, the player with no connection to the "
+        "game (no websocket open on its seat), and when the other may claim the game",
+    )
 
 
 #: the fields of a request's own answer (its seat), left out of what every subscriber gets
@@ -152,13 +180,15 @@ def game_view(
     room: RoomBase,
     counts: Counts,
     handed_in: Mapping[str, bool] | None,
+    abandonment: Abandonment | None = None,
     *,
     seat: bool | None = None,
     my_setup: dict[str, str] | None = None,
 ) -> GameView:
     """``room``'s game as the API shows it: ``counts`` says which counts the side to move may
-    make, ``handed_in`` who has handed in a screened setup (``None`` when none goes on);
-    ``seat`` and ``my_setup`` are the asking seat's."""
+    make, ``handed_in`` who has handed in a screened setup (``None`` when none goes on),
+    ``abandonment`` whether it may be aborted and who has left; ``seat`` and ``my_setup`` are
+    the asking seat's."""
     board = room.board
     playing = room.playing
     counting = None
@@ -222,7 +252,28 @@ def game_view(
         rating_changes=None
         if room.row.rating_changes is None
         else RatingChangesView.model_validate(room.row.rating_changes),
+        **_dead_game_fields(abandonment),
     )
+
+
+def _dead_game_fields(abandonment: Abandonment | None) -> dict[str, Any]:
+    """``can_abort``, ``abort_in_ms`` and ``gone`` of the view."""
+    if abandonment is None:
+        return {"can_abort": False, "abort_in_ms": None, "gone": None}
+    now = abandonment.presence.now()
+    deadline = abandonment.first_move_deadline()
+    gone = abandonment.gone()
+    return {
+        "can_abort": abandonment.can_abort(),
+        "abort_in_ms": None if deadline is None else max(0, int((deadline - now) * 1000)),
+        "gone": None
+        if gone is None
+        else GoneView(
+            side=COLORS[gone.side],
+            away_ms=int(gone.away_s * 1000),
+            claim_in_ms=math.ceil(gone.claim_in_s * 1000),
+        ),
+    }
 
 
 def _accounts(room: Any) -> AccountsView | None:
@@ -252,6 +303,7 @@ __all__ = [
     "ClockView",
     "CountingView",
     "GameView",
+    "GoneView",
     "PlayersView",
     "SetupView",
     "clock_view",

@@ -1,7 +1,9 @@
-/* kradan serve: the game's actions besides moves: resign, the draws, the takeback and the
- * count. Which buttons show follows from the state; each is sent as the seat it belongs to. */
+/* kradan serve: the game's actions besides moves: resign, the draws, the takeback, the count,
+ * the abort before both sides have moved and the claim of a game the opponent left. Which
+ * buttons show follows from the state; each is sent as the seat it belongs to. */
 import { gamePath, request } from './api.js';
 import { engineGame, myColors, playedMoves, playing, tokenFor } from './state.js';
+import { claimReady } from './waits.js';
 import { opposite, t } from './words.js';
 
 /** The seat an action is sent as: the side answering a draw offer, else the side to move if
@@ -11,6 +13,7 @@ function actorFor(state, action) {
   if ((action === 'accept_draw' || action === 'decline_draw') && game.draw_offer) {
     return opposite(game.draw_offer);
   }
+  if (action === 'claim_win' && game.gone) return opposite(game.gone.side);
   const mine = myColors(state);
   return mine.includes(game.turn) ? game.turn : mine[0];
 }
@@ -44,6 +47,8 @@ export function renderActions(state) {
     claim_draw: seated && Boolean(game.can_claim_draw),
     declare_count: seated && Boolean(game.can_declare_count),
     stop_count: seated && Boolean(game.can_stop_count),
+    abort: seated && Boolean(game.can_abort),
+    claim_win: seated && claimReady(state),
   };
   for (const button of document.querySelectorAll('[data-action]')) {
     button.hidden = !show[button.dataset.action];

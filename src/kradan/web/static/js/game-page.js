@@ -19,6 +19,7 @@ import { arrange, initSetup, noteHandedIn, renderSetup } from './setup.js';
 import { initSide, renderSide, showMessage } from './side.js';
 import { knockForNewMoves, initSound } from './sound.js';
 import { connect } from './socket.js';
+import { noteWaits, startWaits } from './waits.js';
 import { createState, myColors } from './state.js';
 import { t, translatePage } from './words.js';
 
@@ -71,6 +72,7 @@ function applyGame(next) {
   if (!state.info) return; // a game this board cannot draw
   state.legal = (next.legal_moves || []).map(parseMove);
   setClocks(state, next.clock);
+  noteWaits(state);
   if (changed) state.viewPly = null;
   if (!state.board) createBoard(ctrl);
   ctrl.render();
@@ -134,6 +136,7 @@ initChat(gameId);
 initInvite();
 initKeyboard(ctrl);
 startClocks(state);
+startWaits(state);
 load();
 connect(gameId, socketGame, showMessage, connectionLost);
 const warning = sessionStorage.getItem(`kradan-warning-${gameId}`);

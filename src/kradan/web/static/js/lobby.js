@@ -10,10 +10,12 @@ import { showMessage } from './message.js';
 import { t } from './words.js';
 
 const $ = selector => document.querySelector(selector);
-/** the quick-pairing buttons: a game and its clock (minutes+increment in seconds) */
+/** the quick-pairing buttons: a game and its clock (the base time and the increment, in
+ * seconds) */
 export const QUICK = [
-  ['makruk', 3, 2], ['makruk', 5, 3], ['makruk', 10, 5], ['makruk', 15, 10],
-  ['cambodian', 5, 3], ['karouk', 5, 3], ['sittuyin', 10, 5], ['alquerque', 5, 3],
+  ['makruk', 30, 0], ['makruk', 60, 0], ['makruk', 180, 2], ['makruk', 300, 3],
+  ['makruk', 600, 5], ['makruk', 900, 10],
+  ['cambodian', 300, 3], ['karouk', 300, 3], ['sittuyin', 600, 5], ['alquerque', 300, 3],
 ];
 const NAME_KEY = 'kradan.guest-name';
 /** how often the lobby asks for the seeks, and for its own seek's fate, in milliseconds */
@@ -22,16 +24,22 @@ const POLL_MS = 1500;
 
 const lobby = { mine: null, timer: null, me: { username: null } };
 
-const clockText = (minutes, increment) => `${minutes}+${increment}`;
-const clockSeconds = text => {
-  const [minutes, increment] = text.split('+').map(Number);
-  return `${minutes * 60}+${increment}`;
-};
-/** "300+3" (seconds) as "5+3" (minutes), as players name a clock */
+/** parts of a minute as lichess writes them */
+const FRACTIONS = { 15: '¼', 30: '½', 45: '¾' };
+/** A clock of ``base`` and ``increment`` seconds as players name it: "5+3" (minutes), "½+0",
+ * "1½+0", or "20s+0" for a base that is no quarter of a minute. */
+function clockName(base, increment) {
+  const minutes = Math.floor(base / 60);
+  const rest = base % 60;
+  if (!rest) return `${minutes}+${increment}`;
+  if (FRACTIONS[rest]) return `${minutes || ''}${FRACTIONS[rest]}+${increment}`;
+  return `${base}s+${increment}`;
+}
+/** A seek's clock, "300+3" (the API's seconds), as players name it */
 function clockShown(seconds) {
   if (!seconds) return t('no clock');
   const [base, increment] = seconds.split('+').map(Number);
-  return `${base % 60 === 0 ? base / 60 : (base / 60).toFixed(1)}+${increment}`;
+  return clockName(base, increment);
 }
 
 function titleOf(variant) {
@@ -57,8 +65,9 @@ function showSeeking(on, text) {
   for (const button of document.querySelectorAll('#quick-pairing button')) button.disabled = on;
 }
 
-async function quickPair(variant, clock) {
-  const body = { variant, clock: clockSeconds(clock), rated: $('#rated').checked, quick: true };
+async function quickPair(variant, base, increment) {
+  const clock = clockName(base, increment);
+  const body = { variant, clock: `${base}+${increment}`, rated: $('#rated').checked, quick: true };
   if (!lobby.me.username) body.name = guestName();
   try {
     const answer = await request('POST', '/api/seeks', body);
@@ -161,14 +170,14 @@ async function listSeeks() {
 export async function initLobby() {
   const box = $('#quick-pairing');
   if (!box) return;
-  for (const [variant, minutes, increment] of QUICK) {
-    const clock = clockText(minutes, increment);
+  for (const [variant, base, increment] of QUICK) {
+    const clock = clockName(base, increment);
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.variant = variant;
     button.dataset.clock = clock;
     button.innerText = `${titleOf(variant)}\n${clock}`;
-    button.addEventListener('click', () => quickPair(variant, clock));
+    button.addEventListener('click', () => quickPair(variant, base, increment));
     box.append(button);
   }
   $('#cancel-seek').addEventListener('click', cancel);

@@ -46,9 +46,9 @@ function newGameBody(form) {
     public: $('#public').checked,
   };
   if ($('#clock-on').checked) {
-    const minutes = parseInt($('#clock-minutes').value, 10) || 5;
+    const seconds = parseInt($('#clock-base').value, 10) || 300; // 15 s to 3 hours
     const increment = parseInt($('#clock-increment').value, 10) || 0;
-    body.clock = `${minutes * 60}+${increment}`;
+    body.clock = `${seconds}+${increment}`; // the API's seconds+increment
   }
   const fen = $('#start-fen').value.trim();
   if (fen) body.fen = fen;

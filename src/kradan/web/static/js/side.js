@@ -1,5 +1,5 @@
 /* kradan serve: the panel beside the board: the players, whose turn it is or how the game
- * ended, the count, a draw offer, the buttons that turn the board and its words, and the
+ * ended, the count, a draw offer, the waits of a game nobody plays, the buttons that turn the board and its words, and the
  * messages of the server. */
 import { showMessage } from './message.js';
 import { remember } from './api.js';
@@ -8,6 +8,7 @@ import { showLabels } from './board.js';
 import { renderClocks } from './clock.js';
 import { renderAfterGame } from './after-game.js';
 import { renderExports } from './exports.js';
+import { renderWaits } from './waits.js';
 import { LABELS_KEY, NOTATION_KEY, playing } from './state.js';
 import {
   colorName, countingText, labelsSwitchText, opposite, otherLabels, playerText, t, terminationText,
@@ -24,6 +25,7 @@ function statusText(state) {
       ? t('{color} to move (the engine is thinking)', { color: colorName(game.turn) })
       : t('{color} to move', { color: colorName(game.turn) });
   }
+  if (game.termination === 'aborted') return t('Game aborted');
   const how = terminationText(game.termination);
   return how ? `${game.result} · ${how}` : game.result;
 }
@@ -58,6 +60,7 @@ export function renderSide(state) {
   if (game.draw_offer) offer.textContent = t('{color} offers a draw', { color: colorName(game.draw_offer) });
 
   renderActions(state);
+  renderWaits(state);
   $('#labels').textContent = labelsSwitchText(state.labels);
   const notation = $('#notation');
   notation.hidden = !game.thai_san;

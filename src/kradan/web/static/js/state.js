@@ -25,6 +25,7 @@ export function createState(gameId, descriptions) {
     legal: [], // the legal moves, parsed (legal.js)
     entered: [], // the segments of a move being entered point by point
     clock: null, // the clocks as the server sent them, with the time they came ("at")
+    waitsAt: 0, // when the latest state came (performance.now()): its waits count from there
     lastSelect: { key: null, at: 0 },
     keyFocus: null, // the board's focus square for the keyboard ({file, rank}, from 0)
     sending: false,

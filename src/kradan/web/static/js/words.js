@@ -148,6 +148,8 @@ const TERMINATIONS = {
   counting: N_('the count ran out'),
   count_limit: N_('the count ran out'),
   insufficient_material: N_('insufficient material'),
+  aborted: N_('aborted'),
+  abandoned: N_('a player left the game'),
 };
 
 /** How a game ended, in words ('' while it goes on). */
