@@ -6,7 +6,9 @@ next pairing or the standings (docs/tournaments.md)."""
 
 from __future__ import annotations
 
+from .arena import ArenaGame, ArenaScore, arena_scores, pair_arena
 from .berger import berger_round, berger_table, round_robin
+from .crosstable import Cell, crosstable
 from .records import (
     Bye,
     ByeKind,
@@ -19,22 +21,35 @@ from .records import (
     TournamentError,
     scores,
 )
+from .standings import DEFAULT_TIEBREAKS, Standing, standings
 from .swiss import SwissPairing, pair_round
+from .tiebreaks import TIEBREAKS, TieBreak
 
 __all__ = [
+    "DEFAULT_TIEBREAKS",
+    "TIEBREAKS",
+    "ArenaGame",
+    "ArenaScore",
     "Bye",
     "ByeKind",
+    "Cell",
     "Colour",
     "Game",
     "PairingError",
     "Points",
     "Result",
     "Round",
+    "Standing",
     "SwissPairing",
+    "TieBreak",
     "TournamentError",
+    "arena_scores",
     "berger_round",
     "berger_table",
+    "crosstable",
+    "pair_arena",
     "pair_round",
     "round_robin",
     "scores",
+    "standings",
 ]
