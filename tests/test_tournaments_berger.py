@@ -129,6 +129,8 @@ def test_bad_input_is_a_clear_error() -> None:
         berger_round(1, 1)
     with pytest.raises(TournamentError, match=r"round 6 is not one of 1\.\.5"):
         berger_round(6, 6)
+    with pytest.raises(TournamentError, match="a whole number, not '6'"):
+        berger_table("6")  # type: ignore[arg-type]
     with pytest.raises(TournamentError, match="'a' is entered twice"):
         round_robin(["a", "b", "a"])
     with pytest.raises(TournamentError, match="non-empty string"):

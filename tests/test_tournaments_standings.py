@@ -180,6 +180,8 @@ def test_the_crosstable() -> None:
 def test_bad_input_is_a_clear_error() -> None:
     with pytest.raises(TournamentError, match="unknown tie-break 'median'"):
         standings(PLAYERS, ROUNDS, tiebreaks=("median",))
+    with pytest.raises(TournamentError, match="a list of names, not the text 'wins'"):
+        standings(PLAYERS, ROUNDS, tiebreaks="wins")
     with pytest.raises(TournamentError, match="named twice"):
         standings(PLAYERS, ROUNDS, tiebreaks=("wins", "wins"))
     with pytest.raises(TournamentError, match="win must be worth more than 0"):

@@ -16,6 +16,7 @@ from kradan.tournaments import (
     Round,
     SwissPairing,
     TournamentError,
+    by_rating,
     pair_round,
 )
 from kradan.tournaments.colours import ABSOLUTE, MILD, STRONG, allocate, allowed, preference
@@ -45,6 +46,12 @@ def test_round_one_is_the_top_half_against_the_bottom_half() -> None:
         ("p2", "p5"),
         ("p6", "p3"),
     ]
+
+
+def test_pairing_numbers_from_ratings() -> None:
+    """The highest rating is number 1; ties keep the order given; the unrated come last."""
+    ratings = {"ann": 1500, "bo": 1720, "cy": 1500, "di": 1810}
+    assert by_rating(["ann", "bo", "cy", "di", "ed"], ratings) == ["di", "bo", "ann", "cy", "ed"]
 
 
 def test_round_one_of_an_odd_field_gives_the_last_player_the_bye() -> None:

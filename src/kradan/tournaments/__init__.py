@@ -19,6 +19,7 @@ from .records import (
     Result,
     Round,
     TournamentError,
+    by_rating,
     scores,
 )
 from .standings import DEFAULT_TIEBREAKS, Standing, standings
@@ -46,6 +47,7 @@ __all__ = [
     "arena_scores",
     "berger_round",
     "berger_table",
+    "by_rating",
     "crosstable",
     "pair_arena",
     "pair_round",

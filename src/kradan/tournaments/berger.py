@@ -33,6 +33,9 @@ def _wrap(value: int, modulus: int) -> int:
 def berger_round(players: int, round_number: int) -> list[tuple[int, int]]:
     """Round ``round_number`` of the Berger table for ``players`` players, as (White, Black)
     pairing numbers from 1, board 1 first. An odd field's dummy is number ``players + 1``."""
+    for name, value in (("players", players), ("round", round_number)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TournamentError(f"the number of {name} is a whole number, not {value!r}")
     size = players + players % 2
     if players < MIN_PLAYERS:
         raise TournamentError(f"a round robin needs at least {MIN_PLAYERS} players, not {players}")
@@ -56,6 +59,7 @@ def berger_round(players: int, round_number: int) -> list[tuple[int, int]]:
 
 def berger_table(players: int) -> list[list[tuple[int, int]]]:
     """Every round of the Berger table for ``players`` players (see :func:`berger_round`)."""
+    berger_round(players, 1)  # checks the number
     size = players + players % 2
     return [berger_round(players, r) for r in range(1, size)]
 

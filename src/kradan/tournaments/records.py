@@ -146,6 +146,13 @@ class Round:
         return all(game.result is not None for game in self.games)
 
 
+def by_rating(players: Sequence[str], ratings: Mapping[str, float]) -> list[str]:
+    """``players`` in pairing-number order: the highest rating first, a player without a
+    rating last, ties in the order given."""
+    check_players(players)
+    return sorted(players, key=lambda player: -ratings.get(player, float("-inf")))
+
+
 def check_players(players: Sequence[str]) -> None:
     """A field of distinct, non-empty names."""
     seen: set[str] = set()

@@ -41,6 +41,8 @@ def standings(
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
 ) -> list[Standing]:
     """The standings after ``rounds`` (unfinished games count nothing yet)."""
+    if isinstance(tiebreaks, str):
+        raise TournamentError(f"the tie-breaks are a list of names, not the text {tiebreaks!r}")
     for name in tiebreaks:
         if name not in tb.TIEBREAKS:
             raise TournamentError(f"unknown tie-break {name!r}: one of {', '.join(tb.TIEBREAKS)}")
