@@ -238,6 +238,28 @@ def test_random_tournaments_keep_the_rules(first: int) -> None:
     assert refusals < 10
 
 
+@pytest.mark.parametrize("budget", ["no search steps", "no floater sets"])
+def test_the_fallbacks_keep_the_rules(budget: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no budget for the Dutch-order search (each bracket then takes the matching that
+    proved it pairable) or none for the floater sets (each bracket takes the completion's own
+    matching), the rounds still keep every absolute rule and are refused only when no legal
+    pairing exists."""
+    from kradan.tournaments import dutch, swiss
+
+    if budget == "no search steps":
+        monkeypatch.setattr(dutch, "MAX_NODES", 0)
+    else:
+        monkeypatch.setattr(swiss, "MAX_FLOATER_SETS", 0)
+    fallbacks = 0
+    for seed in range(30):
+        outcome = tournament(seed, check_order=False, scipy=SCIPY)
+        assert outcome.broken == [], (seed, outcome.broken)
+        assert outcome.refused_wrongly == 0, seed
+        fallbacks += outcome.fallbacks
+        assert outcome.inexact == (outcome.paired if budget == "no floater sets" else 0)
+    assert fallbacks > 100
+
+
 def test_the_checks_catch_broken_pairings() -> None:
     """The random test's checks are not vacuous: a rematch, a third White running, a second
     bye and a bracket that floats players it could pair are each reported."""

@@ -340,7 +340,16 @@ class _Pairer:
                 self.fallbacks += 1  # no Dutch-order candidate within the budget
                 return witness, list(floaters_of(bracket, witness))
             return search.best, sorted(search.best_floaters)
-        raise AssertionError("a bracket always pairs with everyone floating")  # completion
+        # only when the floater sets were cut short at every size: the completion's own matching
+        self.exact = False
+        self.fallbacks += 1
+        vertices = [*bracket, *sorted(below), *([self.bye] if self.bye is not None else [])]
+        mate = perfect_matching(self._graph(vertices))
+        if mate is None:
+            raise AssertionError("the brackets above left this one unpairable")  # C.4 forbids
+        inside = len(bracket)
+        made = [(vertices[a], vertices[b]) for a, b in enumerate(mate) if a < b < inside]
+        return made, list(floaters_of(bracket, made))
 
     def _floater_sets(
         self, bracket: list[int], size: int, mdps: set[int], lowest: float, reach: set[int]
