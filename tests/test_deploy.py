@@ -114,6 +114,8 @@ def test_the_requirements_step_lists_every_dependency(tmp_path: Path) -> None:
 
     step = next(each.value for each in dockerfile() if each.keyword == "RUN" and "-r" in each.value)
     listing = step.split("&&")[0].replace("/tmp/requirements.txt", str(tmp_path / "req.txt"))
+    assert listing.startswith("python -c ")
+    listing = shlex.quote(sys.executable) + listing.removeprefix("python")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     done = subprocess.run(["sh", "-c", listing], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
