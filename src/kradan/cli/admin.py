@@ -101,6 +101,8 @@ async def _act(url: str, args: argparse.Namespace, password: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if missing_web_extra("admin", NEEDED):
         return EXIT_BAD_INPUT
+    from sqlalchemy.exc import SQLAlchemyError
+
     from ..web.backup import BackupError, backup, restore
     from ..web.model import GameError
     from ..web.storage import database_url, default_database_url
@@ -120,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     except GameError as error:
         print(f"kradan: error: {error.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SQLAlchemyError as error:  # a database that refuses the connection or the password
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        print(f"kradan: error: the database refused: {reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0
 
