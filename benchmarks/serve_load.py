@@ -297,12 +297,18 @@ def timed(latencies: list[float], work: Any, *args: Any) -> Any:
     return answer
 
 
-def pair_in_lobby(base: str, n: int, steps: dict[str, list[float]]) -> Played:
-    """Game ``n`` made through the lobby: two members sign up, one seeks, the other takes it."""
+def sign_up_pair(base: str, n: int, steps: dict[str, list[float]]) -> tuple[Member, Member]:
+    """Game ``n``'s two members, signed up (Argon2 hashing included)."""
     seeker, taker = Member(base, f"seeker{n}"), Member(base, f"taker{n}")
     password = {"password": f"load-{n}-password"}
     timed(steps["sign up"], seeker.call, "/api/accounts", {"username": seeker.username, **password})
     timed(steps["sign up"], taker.call, "/api/accounts", {"username": taker.username, **password})
+    return seeker, taker
+
+
+def pair_in_lobby(pair: tuple[Member, Member], steps: dict[str, list[float]]) -> Played:
+    """One game made through the lobby: one member seeks, the other takes the seek."""
+    seeker, taker = pair
     seek = timed(steps["post a seek"], seeker.call, "/api/seeks",
                  {"variant": "makruk", "clock": "600+5", "rated": True})  # fmt: skip
     taken = timed(steps["take it"], taker.call, f"/api/seeks/{seek['id']}/accept", {})
@@ -314,13 +320,18 @@ def pair_in_lobby(base: str, n: int, steps: dict[str, list[float]]) -> Played:
 
 
 async def create_in_lobby(base: str, count: int) -> tuple[list[Played], dict[str, list[float]]]:
-    """``count`` rated games paired through seeks, made a few at a time; each step's latency."""
+    """``count`` rated games paired through seeks; each step's latency. Every member signs up
+    first, then the games are paired: a game waits for its first move no longer than the
+    server allows (it aborts a game between people whose first moves do not come)."""
     steps: dict[str, list[float]] = {
         "sign up": [], "post a seek": [], "take it": [], "seek's game": []
     }  # fmt: skip
     loop = asyncio.get_running_loop()
+    pairs = await asyncio.gather(
+        *(loop.run_in_executor(None, sign_up_pair, base, n, steps) for n in range(count))
+    )
     made = await asyncio.gather(
-        *(loop.run_in_executor(None, pair_in_lobby, base, n, steps) for n in range(count))
+        *(loop.run_in_executor(None, pair_in_lobby, pair, steps) for pair in pairs)
     )
     return list(made), steps
 
