@@ -87,7 +87,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "move_squares", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check", "joined",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
-        "setup_plies", "seat",
+        "revision", "setup_plies", "seat",
         "thai_san", "setup", "my_setup", "rated", "public", "accounts", "rating_changes",
         "rematch", "can_abort", "abort_in_ms", "gone",
     }  # fmt: skip
@@ -141,6 +141,25 @@ def test_an_invitation_is_taken_up_when_its_seat_comes(client: TestClient) -> No
     assert game(client, engine["id"])["joined"] == ["black"]
     act(client, engine["id"], engine["token"], "resign")
     assert game(client, engine["id"])["joined"] == ["white", "black"]
+
+
+def test_every_state_told_has_a_higher_revision_than_the_one_before(client: TestClient) -> None:
+    """A page keeps the view with the highest revision: an HTTP answer that reaches it after the
+    socket told a newer state (a rated game's rating change after a resignation) is dropped.
+    So every state told grows the revision, and an answer carries the revision it was told
+    under."""
+    game_id, white, black = two_humans(client)
+    with client.websocket_connect(f"/api/games/{game_id}/socket") as socket:
+        seen = [socket.receive_json()["game"]["revision"]]
+        answers = [move(client, game_id, white, "e3e4")["revision"]]
+        seen.append(socket.receive_json()["game"]["revision"])
+        answers.append(move(client, game_id, black, "d6d5")["revision"])
+        seen.append(socket.receive_json()["game"]["revision"])
+        answers.append(act(client, game_id, white, "resign").json()["revision"])
+        seen.append(socket.receive_json()["game"]["revision"])
+    assert seen == sorted(set(seen)), seen  # strictly growing
+    assert answers == seen[1:]  # each answer is the state the socket told
+    assert game(client, game_id)["revision"] == seen[-1]
 
 
 def test_a_typed_move_is_read_in_uci_san_or_thai_san(client: TestClient) -> None:
@@ -297,6 +316,7 @@ def test_an_invitation_sets_the_cookie_and_moves_nothing(client: TestClient) -> 
     assert (before.pop("joined"), after.pop("joined")) == ([], ["black"])
     # both are there: the wait for White's first move runs (tests/test_web_dead_games.py)
     assert before.pop("abort_in_ms") is None and after.pop("abort_in_ms") > 0
+    assert before.pop("revision") < after.pop("revision")  # the arrival was told
     assert without_clock(after) == without_clock(before)
     move(client, game_id, white, "e3e4")
     response = client.post(f"/api/games/{game_id}/moves", json={"move": "d6d5"})
@@ -615,7 +635,9 @@ def test_idle_unfinished_games_are_forgotten_and_loaded_again(client: TestClient
     two_humans(client)
     two_humans(client)
     assert first not in hall.rooms
-    assert game(client, first) == before
+    again = game(client, first)
+    assert without_clock(again) == without_clock(before) and again["clock"] == before["clock"]
+    assert again["revision"] > before["revision"]  # a page keeps what the loaded room tells
     move(client, first, black, "e6e5")  # and play goes on
     assert game(client, first)["ply"] == 2
 
@@ -631,7 +653,9 @@ def test_finished_games_are_forgotten_and_loaded_again(client: TestClient) -> No
     two_humans(client)
     two_humans(client)
     assert first not in hall.rooms
-    assert game(client, first) == before
+    again = game(client, first)
+    assert without_clock(again) == without_clock(before) and again["clock"] == before["clock"]
+    assert again["revision"] > before["revision"]  # a page keeps what the loaded room tells
     assert client.get(f"/api/games/{first}/pgn").text.count("1. e4") == 1
 
 

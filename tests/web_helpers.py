@@ -156,7 +156,7 @@ def act(client: TestClient, game_id: str, token: str, action: str) -> Any:
 
 #: the fields of a game's view that change as one watches: the clocks' running times, and the
 #: waits of a game nobody plays (:mod:`kradan.web.room.abandon`: a seat's request starts them)
-WATCHED = ("clock", "abort_in_ms", "gone")
+WATCHED = ("clock", "abort_in_ms", "gone", "revision")
 
 
 def without_clock(state: dict[str, Any]) -> dict[str, Any]:

@@ -107,6 +107,8 @@ class RoomBase:
         self.seq = 0
         #: bumped whenever the position changes, so that stale engine answers are dropped
         self.version = 0
+        #: the number of the latest state told to the subscribers (:meth:`next_revision`)
+        self.revision = time.time_ns() // 1000
         #: whether a screened setup is still going on, and how many plies of drops it became
         self.in_setup = screened_start(board)
         self.setup_plies = 0
@@ -202,6 +204,13 @@ class RoomBase:
         self.seq += 1
         if ending is not None:
             self.end(ending)
+
+    def next_revision(self) -> None:
+        """Number the state about to be told: it grows with every announcement and stays
+        above the numbers of an earlier process (microseconds of the wall clock), so that a
+        page drops a view that reaches it after a newer one (an HTTP answer overtaken by the
+        socket)."""
+        self.revision = max(self.revision + 1, time.time_ns() // 1000)
 
     def end(self, ending: Ending) -> None:
         """End the game (stored already): the result, no offer, the clocks stopped."""

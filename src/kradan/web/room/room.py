@@ -121,7 +121,7 @@ class Room(RoomBase):
         self.mark_seen(color)
         if color not in self.seen:
             self.seen.add(color)
-            await self.host.broadcast(self, game_message(self.view()))
+            await self.tell()
         return color
 
     # --- who is there -----------------------------------------------------------------------
@@ -153,7 +153,7 @@ class Room(RoomBase):
         if (before is None) != (after is None) or (
             before is not None and after is not None and before.side != after.side
         ):
-            await self.host.broadcast(self, game_message(self.view()))
+            await self.tell()
 
     async def refresh(self) -> None:
         """Before the game is shown: a wait for the first moves that is over aborts it."""
@@ -240,6 +240,11 @@ class Room(RoomBase):
         """Start what the new position needs (the engine, the flag timer), tell every
         subscriber, and return the game."""
         self.schedule()
+        return await self.tell()
+
+    async def tell(self) -> GameView:
+        """Tell every subscriber the game, under a new revision, and return it."""
+        self.next_revision()
         view = self.view()
         await self.host.broadcast(self, game_message(view))
         return view

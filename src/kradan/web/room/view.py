@@ -124,6 +124,11 @@ class GameView(BaseModel):
     can_claim_draw: bool = False
     draw_offer: Side | None
     ply: int
+    revision: int = Field(
+        default=0,
+        description="grows with every state the server tells (microseconds of its clock at "
+        "least): a client keeps the view with the highest revision it has seen",
+    )
     setup_plies: int = Field(
         default=0, description="the plies of a screened setup's drops, which no takeback reaches"
     )
@@ -241,6 +246,7 @@ def game_view(
         can_claim_draw=moving and board.can_claim_draw(),
         draw_offer=None if room.draw_offer is None else COLORS[room.draw_offer],
         ply=len(room.ucis),
+        revision=room.revision,
         setup_plies=room.setup_plies,
         thai_san=None if room.thai is None else list(room.thai),
         setup=None if handed_in is None else SetupView(**handed_in),

@@ -55,6 +55,8 @@ const ctrl = {
 function applyGame(next) {
   if (!next || !next.variant) return;
   const previous = state.game;
+  // an HTTP answer can reach the page after a newer state came over the socket: keep the newer
+  if (previous && next.revision < previous.revision) return;
   const first = previous === null;
   const changed = first || next.ply !== previous.ply ||
     (next.moves || []).length !== (previous.moves || []).length;
