@@ -50,6 +50,10 @@ TOKEN = {
     ("get", "/api/stream/event"), ("post", "/api/challenge/{seek_id}/accept"),
     ("post", "/api/challenge/{seek_id}/decline"), ("get", "/api/bot/game/stream/{game_id}"),
     ("post", "/api/bot/game/{game_id}/move/{move}"), ("post", "/api/bot/game/{game_id}/resign"),
+    ("post", "/api/bot/game/{game_id}/abort"), ("post", "/api/bot/game/{game_id}/draw/{accept}"),
+    ("post", "/api/bot/game/{game_id}/claim-draw"),
+    ("post", "/api/bot/game/{game_id}/claim-victory"),
+    ("post", "/api/bot/game/{game_id}/count/{kind}"), ("post", "/api/bot/game/{game_id}/setup"),
 }  # fmt: skip
 #: the routes that act for a seek's owner
 OWNED = {("get", "/api/seeks/{seek_id}"), ("delete", "/api/seeks/{seek_id}")}
@@ -151,14 +155,17 @@ def test_a_programs_routes_need_an_api_token(world: World, route: tuple[str, str
     """Neither a session, nor a seat's token, nor a made-up one is an API token; a token of an
     account that is no bot opens none of the bot's routes."""
     method, path = route
-    url = path.format(seek_id=world.seek, game_id=world.game, move="e3e4")
-    assert world.call(None, method, url).status_code == 401
-    assert world.call("Chai", method, url).status_code == 401
-    assert world.call(None, method, url, headers=bearer(world.white)).status_code == 401
-    assert world.call(None, method, url, headers=bearer("x" * 43)).status_code == 401
+    url = path.format(seek_id=world.seek, game_id=world.game, move="e3e4", accept="yes",
+                      kind="declare")  # fmt: skip
+    body = {"json": {"arrangement": "standard"}} if path.endswith("/setup") else {}
+    assert world.call(None, method, url, **body).status_code == 401
+    assert world.call("Chai", method, url, **body).status_code == 401
+    assert world.call(None, method, url, headers=bearer(world.white), **body).status_code == 401
+    assert world.call(None, method, url, headers=bearer("x" * 43), **body).status_code == 401
     if path.startswith(("/api/bot/game", "/api/stream", "/api/challenge")):
         token = world.call("Chai", "post", "/api/tokens").json()["token"]
-        assert world.call(None, method, url, headers=bearer(token)).status_code == 403
+        assert world.call(None, method, url, headers=bearer(token), **body).status_code == 403
+        world.call(None, "delete", "/api/tokens", headers=bearer(token))  # 10 at most
     assert world.client.get(f"/api/games/{world.game}").json()["ply"] == 0
 
 

@@ -87,7 +87,7 @@ def test_a_game_shows_what_the_contract_says(client: TestClient) -> None:
         "move_squares", "san", "turn",
         "status", "result", "termination", "players", "clock", "legal_moves", "check", "joined",
         "counting", "can_declare_count", "can_stop_count", "can_claim_draw", "draw_offer", "ply",
-        "revision", "setup_plies", "seat",
+        "count_actions", "revision", "setup_plies", "seat",
         "thai_san", "setup", "my_setup", "rated", "public", "accounts", "rating_changes",
         "rematch", "can_abort", "abort_in_ms", "gone",
     }  # fmt: skip
@@ -721,3 +721,33 @@ def test_only_rooms_that_lose_nothing_are_idle() -> None:
     assert idle(room(clock=SimpleNamespace(running=None)))  # a clock not yet started
     assert not idle(room(in_setup=True))
     assert not idle(room(is_engine=lambda color: color))  # White, the engine, is to move
+
+
+def test_a_view_replays_its_counts_for_a_bot(client: TestClient) -> None:
+    """Issue 47 item 3, RULES.md's declared counting: a game's moves and ``count_actions``
+    replay its history exactly, so that ``kradan bot`` rebuilds the position with its count
+    (the bot's gameState carries both)."""
+    from kradan.runners.bot import Bot
+    from kradan.web.bot_api import game_state
+
+    fen = "8/8/4k3/8/3m4/8/3KR3/8 b - - 0 40"
+    game_id, white, black = two_humans(
+        client, variant="makruk", options={"counting": "declared"}, fen=fen
+    )
+    assert act(client, game_id, black, "declare_count").status_code == 200
+    move(client, game_id, black, "e6f6")
+    move(client, game_id, white, "e2e3")
+    counting = game(client, game_id)
+    full = {"variant": "makruk", "initialFen": fen, "options": {"counting": "declared"}}
+    assert Bot.position(full, game_state(counting)).fen() == counting["fen"]
+    without = Bot.position(full, {**game_state(counting), "count_actions": []})
+    assert without.fen() != counting["fen"]  # the count is part of the position
+    assert act(client, game_id, black, "stop_count").status_code == 200
+    move(client, game_id, black, "f6g6")
+    view = game(client, game_id)
+    assert view["count_actions"] == [
+        {"ply": 0, "kind": "declare", "side": "black"},
+        {"ply": 2, "kind": "stop", "side": "black"},
+    ]
+    board = Bot.position(full, game_state(view))
+    assert board.fen() == view["fen"] and len(board.move_stack) == 5

@@ -139,3 +139,94 @@ def test_only_a_new_account_becomes_a_bot_and_tokens_are_checked(base: str) -> N
     # a token, once revoked, opens nothing
     assert stranger.status("DELETE", "/api/tokens", token=token) == 200
     assert stranger.status("GET", "/api/account", token=token) == 401
+
+
+def _bot_account(base: str, name: str) -> tuple[Person, str]:
+    """A new member upgraded to a bot, and its API token."""
+    member = _member(base, name)
+    token = member.call("POST", "/api/tokens")["token"]
+    member.call("POST", "/api/bot/account/upgrade", {}, token)
+    return member, token
+
+
+def _challenged(base: str, person: Person, bot: str, token: str, **seek: Any) -> tuple[str, str]:
+    """``person`` challenges the bot ``bot`` (as White), which takes it through the API: the
+    game's id and the person's seat token."""
+    posted = person.call("POST", "/api/seeks", {"to": bot, "color": "white", **seek})
+    taken = Person(base).call("POST", f"/api/challenge/{posted['id']}/accept", {}, token)
+    state = person.call("GET", f"/api/seeks/{posted['id']}", token=posted["token"])
+    assert state["game"] == taken["game"] and taken["color"] == "black"
+    return taken["game"], state["token"]
+
+
+def test_a_bot_aborts_offers_and_answers_draws_through_its_routes(base: str) -> None:
+    """Issue 47 item 3: besides moving and resigning, a bot aborts, offers, accepts and declines
+    draws, and is refused what the rules refuse now (a claim, a count, an unknown answer)."""
+    ploy, bot = _member(base, "Ploy"), Person(base)
+    _, token = _bot_account(base, "Robo4")
+    game, mine = _challenged(base, ploy, "Robo4", token)
+    route = f"/api/bot/game/{game}"
+    assert bot.call("GET", "/api/account", token=token)["bot"] is True
+    assert bot.status("POST", f"{route}/claim-victory", {}, token) == 409  # nobody has moved
+    assert bot.status("POST", f"{route}/count/declare", {}, token) == 409  # not its turn
+    assert bot.status("POST", f"{route}/count/maybe", {}, token) == 422
+    assert bot.status("POST", f"{route}/draw/perhaps", {}, token) == 422
+    assert bot.call("POST", f"{route}/abort", {}, token)["termination"] == "aborted"
+
+    game, mine = _challenged(base, ploy, "Robo4", token)
+    route = f"/api/bot/game/{game}"
+    ploy.call("POST", f"/api/games/{game}/moves", {"move": "e3e4"}, mine)
+    assert bot.status("POST", f"{route}/abort", {}, token) == 200  # Black has not moved
+    game, mine = _challenged(base, ploy, "Robo4", token)
+    route = f"/api/bot/game/{game}"
+    ploy.call("POST", f"/api/games/{game}/moves", {"move": "e3e4"}, mine)
+    bot.call("POST", f"{route}/move/d6d5", {}, token)
+    assert bot.status("POST", f"{route}/abort", {}, token) == 409  # both have moved
+    assert bot.status("POST", f"{route}/draw/no", {}, token) == 409  # no offer to decline
+    assert bot.call("POST", f"{route}/draw/yes", {}, token)["draw_offer"] == "black"  # offered
+    assert ploy.call("GET", f"/api/games/{game}")["draw_offer"] == "black"
+    ploy.call("POST", f"/api/games/{game}/actions", {"action": "decline_draw"}, mine)
+    ploy.call("POST", f"/api/games/{game}/actions", {"action": "offer_draw"}, mine)
+    assert bot.call("POST", f"{route}/draw/no", {}, token)["draw_offer"] is None  # declined
+    ploy.call("POST", f"/api/games/{game}/actions", {"action": "offer_draw"}, mine)
+    ended = bot.call("POST", f"{route}/draw/yes", {}, token)  # accepted
+    assert (ended["status"], ended["result"]) == ("ended", "1/2-1/2")
+    # a stranger's token, and a bot that does not play the game, are refused
+    _, other = _bot_account(base, "Robo5")
+    assert bot.status("POST", f"{route}/draw/yes", {}, other) == 403
+    assert bot.status("POST", f"{route}/draw/yes", {}, "x" * 43) == 401
+
+
+def test_a_bot_hands_in_a_screened_sittuyin_setup_and_plays_on(base: str) -> None:
+    """Issue 47 item 3: ``kradan bot`` hands in a camp of its own in Sittuyin's screened setup
+    (one of the library's presets), then plays the game's moves."""
+    _, token = _bot_account(base, "Robo6")
+    bot = Bot(BotServer(base, token), "random", log=lambda _: None)
+    assert bot.account() == "Robo6"
+    playing = threading.Thread(target=bot.run, kwargs={"games": 1}, daemon=True)
+    playing.start()
+    mya = _member(base, "Mya")
+    posted = mya.call("POST", "/api/seeks", {"to": "Robo6", "color": "white", "variant":
+                      "sittuyin", "options": {"sittuyin_setup": "screened"}})  # fmt: skip
+    state = wait_for(lambda: _taken(mya, posted), timeout=30)
+    game, mine = state["game"], state["token"]
+    view = wait_for(lambda: _handed_in(mya, game, "black"), timeout=60)
+    assert view["setup"] == {"white": False, "black": True} and view["ply"] == 0
+    mya.call("POST", f"/api/games/{game}/setup", {"arrangement": "standard"}, mine)
+    view = mya.call("GET", f"/api/games/{game}")
+    assert view["setup"] is None and view["setup_plies"] == view["ply"] > 0
+    first = view["ply"]
+    board_after = _legal_after(base, game, first)
+    mya.call("POST", f"/api/games/{game}/moves", {"move": board_after[0]}, mine)
+    wait_for(lambda: mya.call("GET", f"/api/games/{game}")["ply"] >= first + 2, timeout=60)
+    assert mya.call("GET", f"/api/games/{game}")["moves"][first + 1] in _legal_after(
+        base, game, first + 1
+    )
+    mya.call("POST", f"/api/games/{game}/actions", {"action": "resign"}, mine)
+    playing.join(60)
+    assert not playing.is_alive() and bot.errors == []
+
+
+def _handed_in(person: Person, game: str, side: str) -> dict[str, Any] | None:
+    view = person.call("GET", f"/api/games/{game}")
+    return view if view["setup"] and view["setup"][side] else None

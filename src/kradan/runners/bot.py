@@ -12,6 +12,7 @@ posts it. Standard library HTTP only: the bot needs no web extra.
 from __future__ import annotations
 
 import json
+import random
 import threading
 import urllib.error
 import urllib.request
@@ -19,9 +20,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.types import Limit
+from ..engine.types import Limit, PlayResult
 from ..errors import KradanError
-from ..games import new_board
+from ..games import CountingBoard, new_board, replay_options
+from ..sittuyin_setup import PRESETS
 from .players import make_player
 
 #: seconds a stream may stay silent before the bot calls it lost (the server sends an empty
@@ -138,10 +140,14 @@ class Bot:
             self.log(f"game {game_id}: {error}")
 
     def play(self, game_id: str) -> None:
-        """Play game ``game_id`` to its end (or until its stream ends)."""
+        """Play game ``game_id`` to its end (or until its stream ends): hand in a screened
+        setup, then on each turn a move (a count first, when the player declares or stops
+        one in declared counting)."""
         full: dict[str, Any] | None = None
         player: Any = None
         side = ""
+        handed_in = False
+        moved_at: int | None = None  # the ply of the last position the bot answered
         try:
             for message in self.server.stream(f"/api/bot/game/stream/{game_id}"):
                 if message.get("type") == "gameFull":
@@ -155,29 +161,78 @@ class Bot:
                     state = message
                 else:
                     continue
-                if full is None or state["status"] != "started" or state["turn"] != side:
+                if full is None or state["status"] != "started":
                     continue
-                uci = self._choose(player, full, state)
-                if uci is not None:
-                    self.server.call("POST", f"/api/bot/game/{game_id}/move/{uci}", {})
+                setup = state.get("setup")
+                if setup is not None:  # Sittuyin's screened setup goes on
+                    if not setup[side] and not handed_in:
+                        handed_in = True
+                        self.server.call("POST", f"/api/bot/game/{game_id}/setup",
+                                         {"arrangement": self.arrangement()})  # fmt: skip
+                    continue
+                ply = len(state["moves"].split())
+                if state["turn"] != side or moved_at == ply:
+                    continue
+                moved_at = ply
+                self._answer_turn(game_id, self._choose(player, full, state))
         finally:
             if player is not None:
                 player.close()
 
+    def _answer_turn(self, game_id: str, result: Any) -> None:
+        """Post what the player answered on its turn: a resignation, or its count (declared
+        counting) and its move, and a draw offer where it made one."""
+        route = f"/api/bot/game/{game_id}"
+        if result.resigned:
+            self.server.call("POST", f"{route}/resign", {})
+            return
+        if result.count is not None:
+            self.server.call("POST", f"{route}/count/{result.count}", {})
+        if result.move is not None:
+            self.server.call("POST", f"{route}/move/{result.move.uci()}", {})
+        if result.draw_offered:
+            self.server.call("POST", f"{route}/draw/yes", {})
+
     @staticmethod
-    def _choose(player: Any, full: dict[str, Any], state: dict[str, Any]) -> str | None:
-        """The player's move in the position ``state`` reaches, on the server's clocks."""
-        board = new_board(full["variant"], full["initialFen"], **full["options"])
-        for uci in state["moves"].split():
-            board.push_uci(uci)
+    def arrangement() -> str:
+        """The bot's camp in a screened setup: one of the library's presets, at random (as the
+        server's own engine hands in)."""
+        return random.choice(sorted(PRESETS))
+
+    @staticmethod
+    def position(full: dict[str, Any], state: dict[str, Any]) -> Any:
+        """The game's board rebuilt from its start: the moves, and the counts declared and
+        stopped between them (declared counting), so that the player sees the count. A
+        screened setup's camps are replayed as the drops they became."""
+        start = new_board(full["variant"], full["initialFen"], **full["options"])
+        options = replay_options(start, full["options"])
+        board = new_board(full["variant"], full["initialFen"], **options)
+        counts = sorted(state.get("count_actions") or [], key=lambda action: action["ply"])
+        waiting = iter(counts)
+        action = next(waiting, None)
+        for ply, uci in enumerate([*state["moves"].split(), None]):
+            while action is not None and action["ply"] == ply:
+                if not isinstance(board, CountingBoard):
+                    raise BotError(f"{full['variant']} has no counting, yet the server sent "
+                                   f"{action!r}")  # fmt: skip
+                board.declare_count() if action["kind"] == "declare" else board.stop_count()
+                action = next(waiting, None)
+            if uci is not None:
+                board.push_uci(uci)
+        return board
+
+    @classmethod
+    def _choose(cls, player: Any, full: dict[str, Any], state: dict[str, Any]) -> PlayResult:
+        """The player's answer in the position ``state`` reaches, on the server's clocks."""
+        board = cls.position(full, state)
         if state["wtime"] is None:
             limit = Limit(time=1.0)
         else:
             limit = Limit(white_clock=state["wtime"] / 1000, black_clock=state["btime"] / 1000,
                           white_inc=(state["winc"] or 0) / 1000,
                           black_inc=(state["binc"] or 0) / 1000)  # fmt: skip
-        result = player.choose_move(board, limit)
-        return None if result.move is None else str(result.move.uci())
+        result: PlayResult = player.choose_move(board, limit)
+        return result
 
 
 __all__ = ["Bot", "BotError", "BotServer"]

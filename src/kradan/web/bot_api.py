@@ -16,6 +16,12 @@ connects any UCI or XBoard engine to it.
                                              {"type": "gameState", ...} after each change
     POST   /api/bot/game/{id}/move/{uci}     a move of the bot's side
     POST   /api/bot/game/{id}/resign         resign
+    POST   /api/bot/game/{id}/abort          abort, before both sides have moved
+    POST   /api/bot/game/{id}/draw/{yes|no}  offer or accept a draw (yes), decline one (no)
+    POST   /api/bot/game/{id}/claim-draw     claim a draw the rules allow (repetition, ...)
+    POST   /api/bot/game/{id}/claim-victory  claim a game the opponent has left
+    POST   /api/bot/game/{id}/count/{declare|stop}  declared counting: before the bot's move
+    POST   /api/bot/game/{id}/setup          Sittuyin's screened setup: the bot's camp
 
 Every route but the first takes ``Authorization: Bearer <token>``. A stream sends an empty
 line every :data:`KEEPALIVE_SECONDS` when nothing happens, so that a client or proxy sees the
@@ -34,7 +40,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from .accounts import Account, accounts_of, signed_in, username_key
-from .api import ErrorView, hall_of, room_of, same_origin, view_response
+from .api import ErrorView, SetupBody, hall_of, room_of, same_origin, view_response
 from .api_tokens import ApiTokens, bearer_of, token_account
 from .i18n import N_
 from .lobby import Lobby
@@ -230,6 +236,15 @@ def game_state(view: dict[str, Any]) -> dict[str, Any]:
         "termination": view["termination"],
         "turn": view["turn"],
         "draw_offer": view.get("draw_offer"),
+        # what the rules let the bot do besides moving (its seat's view says the same)
+        "count_actions": view.get("count_actions") or [],
+        "counting": view.get("counting"),
+        "can_declare_count": view.get("can_declare_count", False),
+        "can_stop_count": view.get("can_stop_count", False),
+        "can_claim_draw": view.get("can_claim_draw", False),
+        "can_abort": view.get("can_abort", False),
+        "setup": view.get("setup"),
+        "gone": view.get("gone"),
     }
 
 
@@ -309,6 +324,79 @@ async def bot_resign(game_id: str, request: Request) -> Response:
     account = await _bot(request)
     room = await room_of(request, game_id)
     return view_response(await room.act(_side_of(room, account), "resign"))
+
+
+async def _act(game_id: str, request: Request, action: str) -> Response:
+    """The bot's side of game ``game_id`` takes ``action`` (:meth:`Room.act`)."""
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    color = _side_of(room, account)
+    room.mark_seen(color)
+    return view_response(await room.act(color, action))
+
+
+@router.post("/api/bot/game/{game_id}/abort", response_model=GameView,
+             responses=_errors(401, 403, 404, 409),
+             summary="The bot aborts a game before both sides have moved")  # fmt: skip
+async def bot_abort(game_id: str, request: Request) -> Response:
+    return await _act(game_id, request, "abort")
+
+
+@router.post("/api/bot/game/{game_id}/draw/{accept}", response_model=GameView,
+             responses=_errors(401, 403, 404, 409, 422),
+             summary="The bot offers or accepts a draw (yes), or declines one (no)")  # fmt: skip
+async def bot_draw(game_id: str, accept: str, request: Request) -> Response:
+    """``yes``: accept the opponent's offer, or offer a draw when there is none; ``no``:
+    decline the opponent's offer (409 when there is none)."""
+    if accept not in ("yes", "no"):
+        raise GameError(422, N_("a draw is answered yes or no, not {answer}"),
+                        answer=repr(accept[:20]))  # fmt: skip
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    color = _side_of(room, account)
+    offered_to_bot = room.draw_offer is (not color)
+    if accept == "no":
+        return await _act(game_id, request, "decline_draw")
+    return await _act(game_id, request, "accept_draw" if offered_to_bot else "offer_draw")
+
+
+@router.post("/api/bot/game/{game_id}/claim-draw", response_model=GameView,
+             responses=_errors(401, 403, 404, 409),
+             summary="The bot claims a draw the rules allow now")  # fmt: skip
+async def bot_claim_draw(game_id: str, request: Request) -> Response:
+    return await _act(game_id, request, "claim_draw")
+
+
+@router.post("/api/bot/game/{game_id}/claim-victory", response_model=GameView,
+             responses=_errors(401, 403, 404, 409),
+             summary="The bot claims a game its opponent has left")  # fmt: skip
+async def bot_claim_victory(game_id: str, request: Request) -> Response:
+    """As ``POST /api/games/{id}/claim-win``: once the view's ``gone.claim_in_ms`` is 0."""
+    return await _act(game_id, request, "claim_win")
+
+
+@router.post("/api/bot/game/{game_id}/count/{kind}", response_model=GameView,
+             responses=_errors(401, 403, 404, 409, 422),
+             summary="The bot declares or stops a count (declared counting)")  # fmt: skip
+async def bot_count(game_id: str, kind: str, request: Request) -> Response:
+    """``declare`` or ``stop``, on the bot's turn and before its move, where the state's
+    ``can_declare_count`` / ``can_stop_count`` allow it."""
+    if kind not in ("declare", "stop"):
+        raise GameError(422, N_("a count is declared or stopped, not {kind}"),
+                        kind=repr(kind[:20]))  # fmt: skip
+    return await _act(game_id, request, f"{kind}_count")
+
+
+@router.post("/api/bot/game/{game_id}/setup", response_model=GameView,
+             responses=_errors(400, 401, 403, 404, 409, 413, 422),
+             summary="The bot hands in its camp (Sittuyin's screened setup)")  # fmt: skip
+async def bot_setup(game_id: str, body: SetupBody, request: Request) -> Response:
+    """As ``POST /api/games/{id}/setup``: an arrangement, or a preset's name."""
+    account = await _bot(request)
+    room = await room_of(request, game_id)
+    color = _side_of(room, account)
+    room.mark_seen(color)
+    return view_response(await room.setup(color, body.arrangement))
 
 
 __all__ = ["router"]

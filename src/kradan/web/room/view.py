@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ...counting import CountAction
 from ...pieces import square_name
 from ..model import COLORS, Clock, Side
 from .abandon import Abandonment
@@ -35,6 +36,14 @@ class CountingView(BaseModel):
     limit: int
     moves_left: int
     declared: bool
+
+
+class CountActionView(BaseModel):
+    """A count declared or stopped in declared counting, and where: after ``ply`` moves."""
+
+    ply: int = Field(description="the number of moves played before it")
+    kind: Literal["declare", "stop"]
+    side: Side
 
 
 class PlayersView(BaseModel):
@@ -124,6 +133,11 @@ class GameView(BaseModel):
     can_claim_draw: bool = False
     draw_offer: Side | None
     ply: int
+    count_actions: list[CountActionView] = Field(
+        default_factory=list,
+        description="the counts declared and stopped (declared counting): with ``moves`` they "
+        "replay the game's history exactly",
+    )
     revision: int = Field(
         default=0,
         description="grows with every state the server tells (microseconds of its clock at "
@@ -246,6 +260,7 @@ def game_view(
         can_claim_draw=moving and board.can_claim_draw(),
         draw_offer=None if room.draw_offer is None else COLORS[room.draw_offer],
         ply=len(room.ucis),
+        count_actions=_count_actions(room),
         revision=room.revision,
         setup_plies=room.setup_plies,
         thai_san=None if room.thai is None else list(room.thai),
@@ -260,6 +275,21 @@ def game_view(
         else RatingChangesView.model_validate(room.row.rating_changes),
         **_dead_game_fields(abandonment),
     )
+
+
+def _count_actions(room: RoomBase) -> list[CountActionView]:
+    """The count actions of ``room``'s move stack, each with the number of moves before it."""
+    if room.counting is None:
+        return []
+    actions = []
+    ply = 0
+    for entry in room.board.move_stack:
+        if isinstance(entry, CountAction):
+            actions.append(CountActionView.model_construct(
+                ply=ply, kind=entry.kind, side=COLORS[bool(entry.color)]))  # fmt: skip
+        else:
+            ply += 1
+    return actions
 
 
 def _dead_game_fields(abandonment: Abandonment | None) -> dict[str, Any]:
