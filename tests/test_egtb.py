@@ -611,6 +611,40 @@ def test_two_sided_counts_play_out_as_the_probe_says(tables: Tablebase, variant:
     assert 0 in results and any(results)  # both verdicts were put to the test
 
 
+def _winner_moves_before_the_count_draws(board: kradan.Board, winner: bool) -> int:
+    """Play quiet moves (no capture, no check) for both sides until kradan's rules draw the
+    game by the count; how many moves the winner made meanwhile."""
+    made = 0
+    while board.outcome() is None:
+        quiet = [move for move in board.legal_moves
+                 if not board.is_capture(move) and not board.gives_check(move)]  # fmt: skip
+        assert quiet, board.fen()
+        made += board.turn == winner
+        board.push(quiet[0])
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is kradan.Termination.COUNTING_LIMIT
+    return made
+
+
+@pytest.mark.parametrize("ply", [114, 119, 120, 123, 124])
+def test_a_declared_board_honour_count_ends_where_the_rules_end_it(
+    tables: Tablebase, ply: int
+) -> None:
+    """Issue 49's gap, docs/rules.md 2.6.4: a declared board's-honour count draws
+    when its counter completes its 64th move (counting ply L - 1), not at L + 1 as the other
+    counts do.
+    The table's verdict leaves the winner exactly the moves kradan's own rules leave it."""
+    fen = f"k7/8/1K6/8/8/8/6n1/7R {'b' if ply % 2 == 0 else 'w'} - 128 {ply} 1"
+    board = kradan.Board(fen, counting="declared")
+    state = board.counting_state()
+    assert state is not None and state.honour == "board's honour"
+    assert state.counting_side is False  # Black (the knight) counts: the winner does not
+    found = tables.probe(board)
+    assert found.count is not None and found.count.exact
+    assert found.count.moves_left == state.moves_left
+    assert found.count.moves_left == _winner_moves_before_the_count_draws(board.copy(), True)
+
+
 def test_declared_counting_without_a_count_leaves_the_result() -> None:
     found = probe(kradan.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", counting="declared"))
     assert found.count is None and found.result == 1

@@ -221,6 +221,25 @@ def test_when_every_move_stalemates_they_stay_legal_and_draw(rule: str) -> None:
     assert outcome.result() == "1/2-1/2"
 
 
+# White's rook mates on h8: Black then has no move either, but is in check (issue 49's gap)
+MATE_IN_ONE = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
+
+
+def test_a_mating_move_stays_legal_under_the_option() -> None:
+    """Decision 9: ``stalemate="illegal"`` drops the moves that leave the opponent without a
+    move *and out of check*; a mate also leaves no move, and stays legal."""
+    board = Board(MATE_IN_ONE, stalemate="illegal")
+    moves = {move.uci() for move in board.legal_moves}
+    assert moves == {move.uci() for move in Board(MATE_IN_ONE).legal_moves}
+    assert "h1h8" in moves and board.perft(1) == Board(MATE_IN_ONE).perft(1)
+    board.push_san("Rh8#")
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    assert outcome.result() == "1-0"
+    found = Searcher().best_move(Board(MATE_IN_ONE, stalemate="illegal"), Limit(depth=2))
+    assert found.move is not None and found.move.uci() == "h1h8"
+
+
 def test_the_search_never_plays_a_stalemating_move_under_the_option() -> None:
     found = Searcher().best_move(Board(STALEMATE_TRAP, stalemate="illegal"), Limit(depth=3))
     assert found.move is not None and found.move.uci() != "d1d2"
