@@ -35,12 +35,16 @@ class TournamentBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     variant: str = Field("makruk", min_length=1, max_length=40)
-    system: str = Field(description="round-robin, swiss or arena", max_length=20)
+    system: str = Field("swiss", description="round-robin, swiss or arena", max_length=20)
     rounds: int = Field(
         0, description="a Swiss's rounds; an arena's minutes; a round robin's are its own"
     )
-    clock: str = Field(max_length=20, description="base+increment, e.g. 180+2, 30s+0, 1m+0")
-    players: list[str] = Field(max_length=200, description="the accounts' usernames")
+    clock: str = Field(
+        "180+2", max_length=20, description="base+increment, e.g. 180+2, 30s+0, 1m+0"
+    )
+    players: list[str] = Field(
+        default_factory=list, max_length=200, description="the accounts' usernames"
+    )
     double: bool = Field(False, description="a double round robin")
     name: str = Field("", max_length=80)
 
