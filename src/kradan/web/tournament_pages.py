@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 from . import i18n
 from .accounts import signed_in, username_key
 from .api import set_seat_cookie
-from .pages import drawable_games, render, request_language
+from .pages import DEFAULT_GAME, drawable_games, render, request_language
 from .tournaments_api import director_of
 
 router = APIRouter()
@@ -29,7 +29,8 @@ async def tournaments_page(request: Request) -> HTMLResponse:
     language = request_language(request)
     gettext = i18n.translations(language).gettext
     variants = [(game.name, gettext(game.title)) for game in drawable_games()]
-    return render("tournaments.html", language, "/tournaments", variants=variants)
+    return render("tournaments.html", language, "/tournaments", variants=variants,
+                  default_variant=DEFAULT_GAME)  # fmt: skip
 
 
 def _checked(tournament_id: str, request: Request) -> str:

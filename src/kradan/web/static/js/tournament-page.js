@@ -33,7 +33,7 @@ function element(tag, text, className) {
 }
 
 function number(value) {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
+  return String(Math.round(value * 100) / 100);
 }
 
 function fill(table, heads, rows) {
