@@ -64,7 +64,7 @@ def test_a_six_bot_swiss_of_five_rounds_plays_itself(
     page.fill("#t-players", ", ".join(names))
     page.click("#t-create")
     page.wait_for_url("**/tournaments/*")
-    wait_until(page, "window.kradan.tournament() && window.kradan.tournament().status === 'created'")
+    wait_until(page, "window.kradan.tournament()?.status === 'created'")
     assert page.locator("#t-start").is_visible()
     page.click("#t-start")
     wait_until(page, "window.kradan.tournament().rounds.length >= 1")

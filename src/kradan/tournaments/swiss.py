@@ -169,8 +169,8 @@ def pair_round(
             continue
         pairs, floater = pairer.pair_vertices()
         looked_ahead = False
-        if look and not pairer.leaves_pairable(pairs, floater, left):
-            better = pairer.pair_looking_ahead(left)
+        if look and not leaves_pairable(pairer, pairs, floater, left):
+            better = pair_looking_ahead(pairer, left)
             if better is None:
                 first = first or _pairing(pairer, pairs, floater, players, absent, half_byes)
                 continue
@@ -180,7 +180,7 @@ def pair_round(
         return first  # no pairing keeps the later rounds pairable: they will have to repeat
     if allow_repeats:
         pairer = _Pairer(field, "colours", points, len(rounds), first_colour)
-        pairs, floater = pairer.pair_fewest_repeats()
+        pairs, floater = pair_fewest_repeats(pairer)
         pairing = _pairing(pairer, pairs, floater, players, absent, half_byes)
         return replace(pairing, relaxed="repeats")
     raise PairingError(_why(field, len(rounds) + 1))
@@ -338,89 +338,6 @@ class _Pairer:
         bye = self.field[floater].player if floater is not None else None
         return tuple(games), bye
 
-    # --- the look-ahead and the last resort ---------------------------------------------------
-
-    def _unmet(self) -> list[list[bool]]:
-        """Who may still meet whom in some later round (the bye's vertex last, in an odd field):
-        no rematch, no second point without play; colours are not foreseen."""
-        n = len(self.field)
-        size = n + (self.bye is not None)
-        unmet = [[False] * size for _ in range(size)]
-        for i in range(size):
-            for j in range(size):
-                if i == j:
-                    continue
-                if i == self.bye or j == self.bye:
-                    unmet[i][j] = self.bye_ok[j if i == self.bye else i]
-                else:
-                    unmet[i][j] = self.field[j].player not in self.field[i].opponents
-        return unmet
-
-    def _with_bye(self, pairs: Sequence[Pair], floater: int | None) -> list[Pair]:
-        if floater is None or self.bye is None:
-            return list(pairs)
-        return [*pairs, (floater, self.bye)]
-
-    def leaves_pairable(self, pairs: Sequence[Pair], floater: int | None, left: int) -> bool:
-        """Whether the ``left`` rounds after this pairing can be paired without a rematch."""
-        graph = adjacency_after(self._unmet(), self._with_bye(pairs, floater))
-        return rounds_pairable(graph, left)
-
-    def pair_looking_ahead(self, left: int) -> tuple[list[Pair], int | None] | None:
-        """The best pairing of this round (the smallest score differences, then the fewest
-        colour preferences missed, then the bye to the lowest-ranked) after which the ``left``
-        rounds can be paired without a rematch; ``None`` when there is none."""
-        vertices = list(range(len(self.field))) + ([self.bye] if self.bye is not None else [])
-        graph = self._graph(vertices)
-        masks = [sum(1 << b for b in row) for row in graph]
-        win = self.points.win
-        lowest = min(h.score for h in self.field)
-        ranked: list[tuple[tuple[object, ...], list[Pair], int | None]] = []
-        for matching in perfect_matchings(masks):
-            pairs: list[Pair] = []
-            floater = None
-            diffs: list[float] = []
-            missed = 0
-            for a, b in matching:
-                i, j = vertices[a], vertices[b]
-                if self.bye is not None and self.bye in (i, j):
-                    floater = j if i == self.bye else i
-                    diffs.append(self.field[floater].score - (lowest - win))
-                    continue
-                pairs.append((min(i, j), max(i, j)))
-                diffs.append(abs(self.field[i].score - self.field[j].score))
-                mine, theirs = self.preference[i][0], self.preference[j][0]
-                missed += mine is not None and mine == theirs
-            key = (tuple(sorted(diffs, reverse=True)), missed, -(floater or 0), sorted(pairs))
-            ranked.append((key, pairs, floater))
-        ranked.sort(key=lambda item: item[0])
-        for _, pairs, floater in ranked:
-            if self.leaves_pairable(pairs, floater, left):
-                return pairs, floater
-        return None
-
-    def pair_fewest_repeats(self) -> tuple[list[Pair], int | None]:
-        """A pairing with the fewest rematches: a maximum matching of the games the rules allow
-        (a rematch costs one pair it cannot be part of, so no pairing has fewer), the players it
-        leaves paired in rank order, the bye (in an odd field) to the lowest-ranked of them."""
-        n = len(self.field)
-        vertices = list(range(n)) + ([self.bye] if self.bye is not None else [])
-        mate = maximum_matching(self._graph(vertices))
-        pairs: list[Pair] = []
-        floater = None
-        for a, b in enumerate(mate):
-            if a < b:
-                i, j = vertices[a], vertices[b]
-                if self.bye is not None and self.bye in (i, j):
-                    floater = j if i == self.bye else i
-                else:
-                    pairs.append((i, j))
-        left = [i for a, i in enumerate(vertices) if mate[a] == -1 and i != self.bye]
-        if self.bye is not None and floater is None:
-            floater = left.pop()
-        pairs += [(left[k], left[k + 1]) for k in range(0, len(left), 2)]
-        return pairs, floater
-
     def game(self, i: int, j: int) -> Game:
         """The game of i and j (``i`` ranked higher), colours by E.1-E.5 within the rules."""
         higher, lower = (i, j) if i < j else (j, i)
@@ -518,6 +435,95 @@ class _Pairer:
         if mate is None:
             return None
         return [(rest[a], rest[b]) for a, b in enumerate(mate) if a < b]
+
+
+# --- the look-ahead and the last resort ---------------------------------------------------------
+
+
+def _unmet(self: _Pairer) -> list[list[bool]]:
+    """Who may still meet whom in some later round (the bye's vertex last, in an odd field):
+    no rematch, no second point without play; colours are not foreseen."""
+    n = len(self.field)
+    size = n + (self.bye is not None)
+    unmet = [[False] * size for _ in range(size)]
+    for i in range(size):
+        for j in range(size):
+            if i == j:
+                continue
+            if i == self.bye or j == self.bye:
+                unmet[i][j] = self.bye_ok[j if i == self.bye else i]
+            else:
+                unmet[i][j] = self.field[j].player not in self.field[i].opponents
+    return unmet
+
+
+def _with_bye(self: _Pairer, pairs: Sequence[Pair], floater: int | None) -> list[Pair]:
+    if floater is None or self.bye is None:
+        return list(pairs)
+    return [*pairs, (floater, self.bye)]
+
+
+def leaves_pairable(self: _Pairer, pairs: Sequence[Pair], floater: int | None, left: int) -> bool:
+    """Whether the ``left`` rounds after this pairing can be paired without a rematch."""
+    graph = adjacency_after(_unmet(self), _with_bye(self, pairs, floater))
+    return rounds_pairable(graph, left)
+
+
+def pair_looking_ahead(self: _Pairer, left: int) -> tuple[list[Pair], int | None] | None:
+    """The best pairing of this round (the smallest score differences, then the fewest
+    colour preferences missed, then the bye to the lowest-ranked) after which the ``left``
+    rounds can be paired without a rematch; ``None`` when there is none."""
+    vertices = list(range(len(self.field))) + ([self.bye] if self.bye is not None else [])
+    graph = self._graph(vertices)
+    masks = [sum(1 << b for b in row) for row in graph]
+    win = self.points.win
+    lowest = min(h.score for h in self.field)
+    ranked: list[tuple[tuple[object, ...], list[Pair], int | None]] = []
+    for matching in perfect_matchings(masks):
+        pairs: list[Pair] = []
+        floater = None
+        diffs: list[float] = []
+        missed = 0
+        for a, b in matching:
+            i, j = vertices[a], vertices[b]
+            if self.bye is not None and self.bye in (i, j):
+                floater = j if i == self.bye else i
+                diffs.append(self.field[floater].score - (lowest - win))
+                continue
+            pairs.append((min(i, j), max(i, j)))
+            diffs.append(abs(self.field[i].score - self.field[j].score))
+            mine, theirs = self.preference[i][0], self.preference[j][0]
+            missed += mine is not None and mine == theirs
+        key = (tuple(sorted(diffs, reverse=True)), missed, -(floater or 0), sorted(pairs))
+        ranked.append((key, pairs, floater))
+    ranked.sort(key=lambda item: item[0])
+    for _, pairs, floater in ranked:
+        if leaves_pairable(self, pairs, floater, left):
+            return pairs, floater
+    return None
+
+
+def pair_fewest_repeats(self: _Pairer) -> tuple[list[Pair], int | None]:
+    """A pairing with the fewest rematches: a maximum matching of the games the rules allow
+    (a rematch costs one pair it cannot be part of, so no pairing has fewer), the players it
+    leaves paired in rank order, the bye (in an odd field) to the lowest-ranked of them."""
+    n = len(self.field)
+    vertices = list(range(n)) + ([self.bye] if self.bye is not None else [])
+    mate = maximum_matching(self._graph(vertices))
+    pairs: list[Pair] = []
+    floater = None
+    for a, b in enumerate(mate):
+        if a < b:
+            i, j = vertices[a], vertices[b]
+            if self.bye is not None and self.bye in (i, j):
+                floater = j if i == self.bye else i
+            else:
+                pairs.append((i, j))
+    left = [i for a, i in enumerate(vertices) if mate[a] == -1 and i != self.bye]
+    if self.bye is not None and floater is None:
+        floater = left.pop()
+    pairs += [(left[k], left[k + 1]) for k in range(0, len(left), 2)]
+    return pairs, floater
 
 
 def floaters_of(bracket: Sequence[int], pairs: Sequence[Pair]) -> Iterator[int]:

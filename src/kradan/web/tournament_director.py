@@ -23,17 +23,11 @@ from typing import Any
 from ..errors import KradanError
 from ..games import find_game
 from ..tournaments import (
-    ArenaGame,
-    Bye,
     Game,
     Round,
-    TournamentError,
-    arena_scores,
-    crosstable,
     pair_arena,
     pair_round,
     round_robin,
-    standings,
 )
 from .accounts import Account, Accounts, family_of, username_key
 from .hall import Hall
@@ -44,6 +38,7 @@ from .room.abandon import ABORTED
 from .tables import utcnow
 from .tournament_store import TournamentStore
 from .tournament_tables import TournamentGameRow, TournamentRow
+from .tournament_view import arena_games, rounds_of
 
 log = logging.getLogger("kradan.web")
 
@@ -120,7 +115,7 @@ class Director:
             if account is None:
                 raise GameError(404, N_("no account {name}"), name=repr(asked[:40]))
             names.append(account.username)
-        rounds = self._rounds(spec, count)
+        rounds = planned_rounds(spec, count)
         row = TournamentRow(
             public_id=new_public_id(),
             name=spec.name.strip()[:80],
@@ -129,51 +124,12 @@ class Director:
             rounds=rounds,
             double=spec.double and spec.system == "round-robin",
             clock=spec.clock.strip(),
-            players=await self._seeded(names, game.name),
+            players=await seeded(self.accounts, names, game.name),
             status="created",
             organiser_id=organiser.id,
             created_at=utcnow(),
         )
         return await self.store.create(row)
-
-    @staticmethod
-    def _rounds(spec: TournamentSpec, count: int) -> int:
-        """The rounds to play: a round robin's come from its field; a Swiss's as asked (at most
-        as many as a round robin has); an arena's minutes as asked."""
-        if spec.system == "round-robin":
-            return (count - 1 + count % 2) * (2 if spec.double else 1)
-        if spec.system == "arena":
-            if not 1 <= spec.rounds <= MAX_MINUTES:
-                raise GameError(
-                    400,
-                    N_("an arena lasts 1 to {most} minutes, not {rounds}"),
-                    most=str(MAX_MINUTES),
-                    rounds=repr(spec.rounds),
-                )
-            return spec.rounds
-        most = min(MAX_ROUNDS, count - 1 + count % 2)
-        if not 1 <= spec.rounds <= most:
-            raise GameError(
-                400,
-                N_("a Swiss of {count} players has 1 to {most} rounds, not {rounds}"),
-                count=str(count),
-                most=str(most),
-                rounds=repr(spec.rounds),
-            )
-        return spec.rounds
-
-    async def _seeded(self, names: list[str], variant: str) -> list[str]:
-        """The field in pairing-number order: the highest rating in the game's family first,
-        then the order given."""
-        family = family_of(variant)
-        if family is None:
-            return names
-        ratings = {}
-        for name in names:
-            account = await self.accounts.named(name)
-            assert account is not None
-            ratings[name] = (await self.accounts.rating(account.id, family)).rating
-        return sorted(names, key=lambda name: (-ratings[name], names.index(name)))
 
     async def get(self, public_id: str) -> TournamentRow:
         """:raises GameError: 404 for no such tournament."""
@@ -384,47 +340,45 @@ class Director:
             await self._make_round(row, number, Round(tuple(pairs)))
         return True
 
-    # --- what a page shows ----------------------------------------------------------------------
 
-    async def view(self, row: TournamentRow) -> dict[str, Any]:
-        """The tournament as ``GET /api/tournaments/{id}`` gives it."""
-        games = await self.store.games(row.id)
-        rounds: dict[int, dict[str, Any]] = {}
-        for g in games:
-            entry = rounds.setdefault(g.round, {"number": g.round, "pairings": [], "byes": []})
-            if g.black is None:
-                entry["byes"].append({"player": g.white, "kind": g.bye})
-            else:
-                entry["pairings"].append(
-                    {
-                        "board": g.board,
-                        "white": g.white,
-                        "black": g.black,
-                        "game": g.game,
-                        "result": g.result,
-                        "forfeit": g.forfeit,
-                    }
-                )
-        organiser = None
-        if row.organiser_id is not None:
-            organiser = await self.store.username_of(row.organiser_id)
-        found: dict[str, Any] = {
-            "id": row.public_id,
-            "name": row.name,
-            "variant": row.variant,
-            "system": row.system,
-            "rounds_planned": row.rounds,
-            "double": row.double,
-            "clock": row.clock,
-            "players": list(row.players),
-            "organiser": organiser,
-            "status": row.status,
-            "created_at": row.created_at.isoformat() + "Z",
-            "ends_at": None if row.ends_at is None else row.ends_at.isoformat() + "Z",
-            "rounds": [rounds[number] for number in sorted(rounds)],
-        }
-        found.update(table_of(row, games))
-        return found
+def planned_rounds(spec: TournamentSpec, count: int) -> int:
+    """The rounds to play: a round robin's come from its field; a Swiss's as asked (at most
+    as many as a round robin has); an arena's minutes as asked."""
+    if spec.system == "round-robin":
+        return (count - 1 + count % 2) * (2 if spec.double else 1)
+    if spec.system == "arena":
+        if not 1 <= spec.rounds <= MAX_MINUTES:
+            raise GameError(
+                400,
+                N_("an arena lasts 1 to {most} minutes, not {rounds}"),
+                most=str(MAX_MINUTES),
+                rounds=repr(spec.rounds),
+            )
+        return spec.rounds
+    most = min(MAX_ROUNDS, count - 1 + count % 2)
+    if not 1 <= spec.rounds <= most:
+        raise GameError(
+            400,
+            N_("a Swiss of {count} players has 1 to {most} rounds, not {rounds}"),
+            count=str(count),
+            most=str(most),
+            rounds=repr(spec.rounds),
+        )
+    return spec.rounds
+
+
+async def seeded(accounts: Accounts, names: list[str], variant: str) -> list[str]:
+    """The field in pairing-number order: the highest rating in the game's family first,
+    then the order given."""
+    family = family_of(variant)
+    if family is None:
+        return names
+    ratings = {}
+    for name in names:
+        account = await accounts.named(name)
+        assert account is not None
+        ratings[name] = (await accounts.rating(account.id, family)).rating
+    return sorted(names, key=lambda name: (-ratings[name], names.index(name)))
 
 
 def _result_of(result: str, termination: str | None, ply: int) -> tuple[str, bool]:
@@ -435,80 +389,4 @@ def _result_of(result: str, termination: str | None, ply: int) -> tuple[str, boo
     return result, False
 
 
-def rounds_of(row: TournamentRow, games: list[TournamentGameRow]) -> list[Round]:
-    """The rounds played so far, as the pairing library reads them (results ``None`` while
-    their games go on)."""
-    by_round: dict[int, tuple[list[Game], list[Bye]]] = {}
-    for g in games:
-        played, byes = by_round.setdefault(g.round, ([], []))
-        if g.black is None:
-            byes.append(Bye(g.white, g.bye or "pairing"))  # type: ignore[arg-type]
-        else:
-            played.append(Game(g.white, g.black, g.result, g.forfeit))  # type: ignore[arg-type]
-    return [Round(tuple(by_round[n][0]), tuple(by_round[n][1])) for n in sorted(by_round)]
-
-
-def arena_games(games: list[TournamentGameRow]) -> list[ArenaGame]:
-    """An arena's games in the order they were paired."""
-    return [
-        ArenaGame(g.white, g.black, g.result, g.forfeit)  # type: ignore[arg-type]
-        for g in games
-        if g.black is not None
-    ]
-
-
-def table_of(row: TournamentRow, games: list[TournamentGameRow]) -> dict[str, Any]:
-    """The standings (with tie-breaks) and the crosstable."""
-    if row.system == "arena":
-        scores = arena_scores(row.players, arena_games(games))
-        return {
-            "standings": [
-                {
-                    "rank": rank,
-                    "player": s.player,
-                    "points": s.points,
-                    "games": s.games,
-                    "on_fire": s.on_fire,
-                    "tiebreaks": {},
-                    "sheet": list(s.sheet),
-                }
-                for rank, s in enumerate(scores, 1)
-            ],
-            "crosstable": [],
-        }
-    try:
-        rounds = rounds_of(row, games)
-        lines = standings(row.players, rounds)
-        table = crosstable(row.players, rounds)
-    except TournamentError as error:  # a stored record the library refuses: say so, no 500
-        log.warning("tournament %s: %s", row.public_id, error)
-        return {"standings": [], "crosstable": []}
-    return {
-        "standings": [
-            {
-                "rank": line.rank,
-                "player": line.player,
-                "points": line.points,
-                "tiebreaks": dict(line.tiebreaks),
-            }
-            for line in lines
-        ],
-        "crosstable": [
-            {
-                "player": player,
-                "cells": [
-                    {
-                        "kind": cell.kind,
-                        "opponent": cell.opponent,
-                        "colour": cell.colour,
-                        "points": cell.points,
-                    }
-                    for cell in cells
-                ],
-            }
-            for player, cells in table.items()
-        ],
-    }
-
-
-__all__ = ["SYSTEMS", "Director", "TournamentSpec", "rounds_of", "table_of"]
+__all__ = ["SYSTEMS", "Director", "TournamentSpec"]

@@ -27,6 +27,7 @@ from .api import ErrorView, hall_of, same_origin
 from .i18n import N_
 from .model import GameError
 from .tournament_director import Director, TournamentSpec
+from .tournament_view import tournament_view
 
 router = APIRouter()
 
@@ -222,7 +223,7 @@ async def tournament_pgn(tournament_id: str, request: Request) -> Response:
 )
 async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
     director = director_of(request)
-    return await director.view(await director.get(tournament_id))
+    return await tournament_view(director.store, await director.get(tournament_id))
 
 
 @router.post(
@@ -235,7 +236,7 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     same_origin(request)
     who = await _member(request)
     director = director_of(request)
-    return await director.view(await director.start(tournament_id, who))
+    return await tournament_view(director.store, await director.start(tournament_id, who))
 
 
 @router.post(
@@ -248,7 +249,7 @@ async def cancel_tournament(tournament_id: str, request: Request) -> dict[str, A
     same_origin(request)
     who = await _member(request)
     director = director_of(request)
-    return await director.view(await director.cancel(tournament_id, who))
+    return await tournament_view(director.store, await director.cancel(tournament_id, who))
 
 
 __all__ = ["director_of", "router"]
