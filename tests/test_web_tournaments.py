@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from tests.web_helpers import People, bearer, database_url, serving, wait_for
@@ -194,8 +193,30 @@ def test_an_arena_pairs_its_free_players(tmp_path: Path) -> None:
         people.call("Org", "post", f"/api/tournaments/{tid}/cancel")
 
 
-@pytest.mark.parametrize("when", ["mid-round"])
-def test_a_restarted_server_goes_on(tmp_path: Path, when: str) -> None:
+def test_a_result_the_server_missed_is_read_when_it_starts(tmp_path: Path) -> None:
+    """A game that ended while its result was not recorded (the server stopped in between,
+    simulated by clearing the result in the database): the next server reads it from the game
+    and finishes the tournament."""
+    import sqlite3
+
+    url = database_url(tmp_path)
+    with serving(url) as client:
+        people = _people(client, FOUR[:2])
+        tid = _create(people, rounds=1, players=FOUR[:2]).json()["id"]
+        people.call("Org", "post", f"/api/tournaments/{tid}/start")
+        _finish_round(people, tid, 1)
+        wait_for(lambda: _view(people, tid)["status"] == "finished")
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute("UPDATE tournament_games SET result = NULL")
+        db.execute("UPDATE tournaments SET status = 'playing', ended_at = NULL")
+    with serving(url) as client:
+        people = People(client)
+        data = wait_for(lambda: (v := _view(people, tid))["status"] == "finished" and v)
+        assert data["rounds"][0]["pairings"][0]["result"] == "0-1"
+        assert [line["points"] for line in data["standings"]] == [1.0, 0.0]
+
+
+def test_a_restarted_server_goes_on(tmp_path: Path) -> None:
     """The server stops with round 1 under way; the next one records the results of its games
     as they end and pairs round 2."""
     url = database_url(tmp_path)
