@@ -26,17 +26,19 @@ class _Budget(Exception):
     """The search ran out of steps."""
 
 
-def rounds_pairable(adjacency: Sequence[int], rounds: int) -> bool:
+def rounds_pairable(adjacency: Sequence[int], rounds: int, search: Search | None = None) -> bool:
     """Whether the graph (``adjacency[v]``: a bitmask of v's neighbours) holds ``rounds``
-    disjoint perfect matchings. Taken to be true when the search runs past :data:`MAX_STEPS`."""
-    search = _Search()
+    disjoint perfect matchings. Taken to be true when the search runs past :data:`MAX_STEPS`
+    (counted over every question asked of one ``search``: a round that weighs many candidate
+    pairings shares one budget)."""
+    search = search or Search()
     try:
         return search.holds(tuple(adjacency), rounds)
     except _Budget:
         return True
 
 
-class _Search:
+class Search:
     """The backtracking search, with the graphs already known to fail remembered."""
 
     def __init__(self) -> None:
@@ -44,6 +46,9 @@ class _Search:
         self.failed: set[tuple[tuple[int, ...], int]] = set()
 
     def holds(self, adjacency: tuple[int, ...], rounds: int) -> bool:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Budget
         if rounds == 0:
             return True
         if (adjacency, rounds) in self.failed:
@@ -92,6 +97,6 @@ def adjacency_after(
 def perfect_matchings(adjacency: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
     """Every perfect matching of a small graph (for the choice of a round when the Dutch pairing
     would leave the later rounds unpairable)."""
-    search = _Search()
+    search = Search()
     search.steps = -(10**9)  # enumeration is bounded by the field's size, not by the budget
     yield from search._matchings(tuple(adjacency), (1 << len(adjacency)) - 1)

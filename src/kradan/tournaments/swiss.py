@@ -66,7 +66,13 @@ from typing import Literal
 from . import colours as colour_rules
 from .dutch import BracketSearch, Pair
 from .history import History, histories
-from .lookahead import MAX_VERTICES, adjacency_after, perfect_matchings, rounds_pairable
+from .lookahead import (
+    MAX_VERTICES,
+    Search,
+    adjacency_after,
+    perfect_matchings,
+    rounds_pairable,
+)
 from .matching import matching_size, maximum_matching, perfect_matching
 from .records import (
     DEFAULT_POINTS,
@@ -463,10 +469,16 @@ def _with_bye(self: _Pairer, pairs: Sequence[Pair], floater: int | None) -> list
     return [*pairs, (floater, self.bye)]
 
 
-def leaves_pairable(self: _Pairer, pairs: Sequence[Pair], floater: int | None, left: int) -> bool:
+def leaves_pairable(
+    self: _Pairer,
+    pairs: Sequence[Pair],
+    floater: int | None,
+    left: int,
+    search: Search | None = None,
+) -> bool:
     """Whether the ``left`` rounds after this pairing can be paired without a rematch."""
     graph = adjacency_after(_unmet(self), _with_bye(self, pairs, floater))
-    return rounds_pairable(graph, left)
+    return rounds_pairable(graph, left, search)
 
 
 def pair_looking_ahead(self: _Pairer, left: int) -> tuple[list[Pair], int | None] | None:
@@ -497,8 +509,9 @@ def pair_looking_ahead(self: _Pairer, left: int) -> tuple[list[Pair], int | None
         key = (tuple(sorted(diffs, reverse=True)), missed, -(floater or 0), sorted(pairs))
         ranked.append((key, pairs, floater))
     ranked.sort(key=lambda item: item[0])
+    search = Search()  # one budget for every candidate
     for _, pairs, floater in ranked:
-        if leaves_pairable(self, pairs, floater, left):
+        if leaves_pairable(self, pairs, floater, left, search):
             return pairs, floater
     return None
 
