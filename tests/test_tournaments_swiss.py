@@ -290,3 +290,78 @@ def test_the_checks_catch_broken_pairings() -> None:
 def test_the_score_group_order_is_checked_with_scipy() -> None:
     outcome = tournament(0, check_order=True, scipy=True)
     assert outcome.paired and outcome.broken == []
+
+
+# --- the look-ahead (small fields of players - 1 rounds) ----------------------------------------
+
+
+def _swiss_to_the_end(size: int, seed: int) -> list[SwissPairing]:
+    """A Swiss of ``size`` players and ``size - 1`` rounds with random results, as a server runs
+    it (the colour fallback on); every round's pairing."""
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(seed)
+    players = [f"p{i}" for i in range(1, size + 1)]
+    rounds: list[Round] = []
+    pairings = []
+    for _ in range(size - 1):
+        pairing = pair_round(players, rounds, total_rounds=size - 1, colour_fallback=True)
+        pairings.append(pairing)
+        games = tuple(
+            replace(game, result=rng.choice(["1-0", "0-1", "1/2-1/2"])) for game in pairing.games
+        )
+        rounds.append(Round(games, pairing.as_round().byes))
+    return pairings
+
+
+@pytest.mark.parametrize("size", [6, 7, 8])
+def test_small_swiss_of_players_less_one_rounds_never_repeats(size: int) -> None:
+    """Every 6-, 7- and 8-player Swiss of players - 1 rounds (100 random ones each) is paired to
+    the end without a rematch or a second bye, and the look-ahead is what makes it so: it
+    changes some rounds' pairings."""
+    looked = 0
+    for seed in range(100):
+        pairings = _swiss_to_the_end(size, seed)
+        met = [frozenset((g.white, g.black)) for p in pairings for g in p.games]
+        assert len(met) == len(set(met)), seed
+        byes = [p.bye for p in pairings if p.bye is not None]
+        assert len(byes) == len(set(byes)), seed
+        assert all(p.relaxed != "repeats" for p in pairings)
+        looked += sum(p.looked_ahead for p in pairings)
+    assert looked > 0
+
+
+def test_without_the_look_ahead_six_players_paint_themselves_into_a_corner() -> None:
+    """The corner is real: some 6-player Swiss of 5 rounds cannot be finished without it."""
+    import random
+    from dataclasses import replace
+
+    refused = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        rounds: list[Round] = []
+        try:
+            for _ in range(5):
+                pairing = pair_round(SIX, rounds, total_rounds=5, lookahead=False)
+                games = tuple(replace(g, result=rng.choice(["1-0", "0-1"])) for g in pairing.games)
+                rounds.append(Round(games))
+        except PairingError:
+            refused += 1
+    assert refused > 0
+
+
+def test_fewest_repeats_when_no_rematch_free_pairing_exists() -> None:
+    """Four players who all met: the round is refused, or with ``allow_repeats`` paired with two
+    rematches (the fewest: every pair is one) and said to be so."""
+    four = ["a", "b", "c", "d"]
+    rounds = [
+        _round(("a", "b", "1-0"), ("c", "d", "1-0")),
+        _round(("c", "a", "1-0"), ("d", "b", "1-0")),
+        _round(("a", "d", "1-0"), ("b", "c", "1-0")),
+    ]
+    with pytest.raises(PairingError):
+        pair_round(four, rounds)
+    pairing = pair_round(four, rounds, allow_repeats=True)
+    assert pairing.relaxed == "repeats"
+    assert sorted(p for g in pairing.games for p in (g.white, g.black)) == four

@@ -26,6 +26,8 @@ OPEN = {
     ("get", "/api/accounts/{username}/games.pgn"), ("get", "/api/ratings/{family}"),
     ("get", "/api/seeks"), ("post", "/api/seeks"), ("post", "/api/seeks/{seek_id}/accept"),
     ("get", "/join/{game_id}"), ("get", "/api/games/{game_id}/read-move"),
+    ("get", "/api/tournaments"), ("get", "/api/tournaments/{tournament_id}"),
+    ("get", "/api/tournaments/{tournament_id}.pgn"),
 }  # fmt: skip
 #: the routes that act for a seat of a game: (method, path, body)
 SEATED = {
@@ -42,7 +44,12 @@ SEAT_READ = {("get", "/api/games/{game_id}/chat")}
 #: the routes of an admin
 ADMIN = {("delete", "/api/chat/{message_id}")}
 #: the routes that act for a signed-in account (its session cookie)
-SESSION = {("post", "/api/tokens")}
+SESSION = {("post", "/api/tokens"), ("post", "/api/tournaments")}
+#: the routes of a tournament's organiser (or an admin)
+ORGANISED = {
+    ("post", "/api/tournaments/{tournament_id}/start"),
+    ("post", "/api/tournaments/{tournament_id}/cancel"),
+}
 #: the routes of a program: an account's API token (a bot's, for /api/bot/, streams and
 #: challenges)
 TOKEN = {
@@ -92,7 +99,7 @@ def test_every_route_is_judged_here(world: World) -> None:
         for method in ops
         if path.startswith(("/api/", "/join/"))  # (the rest are pages and their files)
     }
-    judged = OPEN | set(SEATED) | OWNED | SEAT_READ | ADMIN | SESSION | TOKEN
+    judged = OPEN | set(SEATED) | OWNED | SEAT_READ | ADMIN | SESSION | TOKEN | ORGANISED
     assert routes - judged == set(), "a new route: say who may use it"
     assert judged - routes == set(), "a route that is gone"
 
@@ -146,8 +153,25 @@ def test_an_admins_routes_refuse_everyone_else(world: World, route: tuple[str, s
 @pytest.mark.parametrize("route", sorted(SESSION), ids=lambda route: " ".join(route))
 def test_an_accounts_routes_need_its_session(world: World, route: tuple[str, str]) -> None:
     method, path = route
-    assert world.call(None, method, path).status_code == 401
-    assert world.call(None, method, path, headers=bearer(world.white)).status_code == 401
+    assert world.call(None, method, path, json={}).status_code == 401
+    assert world.call(None, method, path, json={}, headers=bearer(world.white)).status_code == 401
+
+
+@pytest.mark.parametrize("route", sorted(ORGANISED), ids=lambda route: " ".join(route))
+def test_a_tournament_is_run_by_its_organiser_only(world: World, route: tuple[str, str]) -> None:
+    """A stranger, a player of the tournament and another account are refused; the tournament
+    stays as it was."""
+    made = world.call("Chai", "post", "/api/tournaments",
+                      json={"system": "swiss", "rounds": 1, "clock": "300+0",
+                            "players": ["Anan", "Boon"]})  # fmt: skip
+    tid = made.json()["id"]
+    method, path = route
+    url = path.format(tournament_id=tid)
+    assert world.call(None, method, url).status_code == 401
+    for who in ("Anan", "Boon"):
+        assert world.call(who, method, url).status_code == 403
+    assert world.call(None, method, url, headers=bearer(world.white)).status_code == 401
+    assert world.call(None, "get", f"/api/tournaments/{tid}").json()["status"] == "created"
 
 
 @pytest.mark.parametrize("route", sorted(TOKEN), ids=lambda route: " ".join(route))

@@ -45,7 +45,8 @@ def main(args: list[str]) -> int:
 
 
 def _fill(url: str) -> None:
-    """Games, moves, accounts, a rated game's ratings, chat and an archived game."""
+    """Games, moves, accounts, a rated game's ratings, chat, an archived game and a
+    tournament with its round's game."""
     with serving(url) as client:
         people = People(client)
         people.sign_up("Anan")
@@ -56,6 +57,12 @@ def _fill(url: str) -> None:
                     json={"text": "สวัสดี"}, headers=bearer(taken["token"]))  # fmt: skip
         people.call(None, "post", f"/api/games/{taken['game']}/actions",
                     json={"action": "resign"}, headers=bearer(taken["token"]))  # fmt: skip
+        tournament = people.call("Anan", "post", "/api/tournaments",
+                                 json={"system": "swiss", "rounds": 1, "clock": "300+0",
+                                       "players": ["Anan", "Boon"]})  # fmt: skip
+        assert tournament.status_code == 201, tournament.text
+        started = people.call("Anan", "post", f"/api/tournaments/{tournament.json()['id']}/start")
+        assert started.status_code == 200, started.text
         made = create(client, opponent="human", variant="cambodian", clock="300+3")
         move(client, made["id"], made["token"], "e3e4")
         imported = client.post("/api/archive", content=PGN,
@@ -100,7 +107,8 @@ def test_a_backup_restores_every_row(
     before, after = _rows(source), _rows(target)
     assert after == before
     counted = {name: len(rows) for name, rows in before.items()}
-    for table in ("games", "moves", "accounts", "ratings", "chat_messages", "archive_games"):
+    for table in ("games", "moves", "accounts", "ratings", "chat_messages", "archive_games",
+                  "tournaments", "tournament_games"):  # fmt: skip
         assert counted.get(table, 0) >= 1, (table, counted)
     # the restored database serves: the rated game's players sign in with their passwords
     with serving(target) as client:

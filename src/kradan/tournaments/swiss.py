@@ -60,12 +60,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from . import colours as colour_rules
 from .dutch import BracketSearch, Pair
 from .history import History, histories
+from .lookahead import (
+    MAX_VERTICES,
+    Search,
+    adjacency_after,
+    perfect_matchings,
+    rounds_pairable,
+)
 from .matching import matching_size, maximum_matching, perfect_matching
 from .records import (
     DEFAULT_POINTS,
@@ -80,8 +87,8 @@ from .records import (
     check_rounds,
 )
 
-#: which absolute colour rule a pairing had to lift
-Relaxation = Literal["none", "topscorers", "colours"]
+#: which absolute rule a pairing had to lift ("repeats": no pairing without a rematch existed)
+Relaxation = Literal["none", "topscorers", "colours", "repeats"]
 #: a floater set's order: its PSD, its repeated downfloats (one and two rounds back), its ranks
 FloaterKey = tuple[tuple[float, ...], tuple[int, int], tuple[int, ...]]
 
@@ -104,6 +111,9 @@ class SwissPairing:
     #: brackets that the Dutch-order search found no candidate for within :data:`MAX_NODES`
     #: steps, paired by the matching that proved them pairable instead
     fallbacks: int = 0
+    #: the Dutch pairing would have left the later rounds unpairable, so another was taken
+    #: (:mod:`.lookahead`): the score-group order is then kept only as far as that allows
+    looked_ahead: bool = False
 
     def as_round(self) -> Round:
         """The round to record the results in (the byes included)."""
@@ -123,12 +133,17 @@ def pair_round(
     half_byes: Collection[str] = (),
     first_colour: Colour = "white",
     colour_fallback: bool = False,
+    lookahead: bool = True,
+    allow_repeats: bool = False,
 ) -> SwissPairing:
     """Pair the round after ``rounds`` (each finished) for ``players`` (in pairing-number order:
     the strongest first). ``absent`` players sit the round out for nothing, ``half_byes`` for a
     half point; ``first_colour`` is what player 1 gets in round 1; ``total_rounds`` lets the last
-    round relax the colour rule for the topscorers (FIDE C.3). Raises :class:`PairingError` when
-    no pairing keeps the rules."""
+    round relax the colour rule for the topscorers (FIDE C.3). With ``total_rounds`` and
+    ``lookahead`` a small field (:data:`~.lookahead.MAX_VERTICES`) gets a pairing after which
+    the rounds left can still be paired without a rematch, whenever one exists. Raises
+    :class:`PairingError` when no pairing keeps the rules, unless ``allow_repeats``: then the
+    round is paired with the fewest rematches (``relaxed="repeats"``, colours unchecked)."""
     players = list(players)
     check_players(players)
     check_rounds(players, rounds)
@@ -151,20 +166,53 @@ def pair_round(
         stages.append("topscorers")
     if colour_fallback:
         stages.append("colours")
+    left = 0 if total_rounds is None else total_rounds - len(rounds) - 1
+    look = lookahead and left > 0 and len(field) + len(field) % 2 <= MAX_VERTICES
+    first: SwissPairing | None = None
     for stage in stages:
         pairer = _Pairer(field, stage, points, len(rounds), first_colour)
-        if pairer.complete(frozenset(range(len(field)))):
-            games, bye = pairer.pair()
-            return SwissPairing(
-                games,
-                bye,
-                tuple(p for p in players if p in set(half_byes)),
-                tuple(p for p in players if p in set(absent) - set(half_byes)),
-                stage,
-                pairer.exact,
-                pairer.fallbacks,
-            )
+        if not pairer.complete(frozenset(range(len(field)))):
+            continue
+        pairs, floater = pairer.pair_vertices()
+        looked_ahead = False
+        if look and not leaves_pairable(pairer, pairs, floater, left):
+            better = pair_looking_ahead(pairer, left)
+            if better is None:
+                first = first or _pairing(pairer, pairs, floater, players, absent, half_byes)
+                continue
+            (pairs, floater), looked_ahead = better, True
+        return _pairing(pairer, pairs, floater, players, absent, half_byes, looked_ahead)
+    if first is not None:
+        return first  # no pairing keeps the later rounds pairable: they will have to repeat
+    if allow_repeats:
+        pairer = _Pairer(field, "colours", points, len(rounds), first_colour)
+        pairs, floater = pair_fewest_repeats(pairer)
+        pairing = _pairing(pairer, pairs, floater, players, absent, half_byes)
+        return replace(pairing, relaxed="repeats")
     raise PairingError(_why(field, len(rounds) + 1))
+
+
+def _pairing(
+    pairer: _Pairer,
+    pairs: Sequence[Pair],
+    floater: int | None,
+    players: Sequence[str],
+    absent: Collection[str],
+    half_byes: Collection[str],
+    looked_ahead: bool = False,
+) -> SwissPairing:
+    """The :class:`SwissPairing` of ``pairs`` (places in the pairer's field)."""
+    games, bye = pairer.games_of(pairs, floater)
+    return SwissPairing(
+        games,
+        bye,
+        tuple(p for p in players if p in set(half_byes)),
+        tuple(p for p in players if p in set(absent) - set(half_byes)),
+        pairer.stage,
+        pairer.exact,
+        pairer.fallbacks,
+        looked_ahead,
+    )
 
 
 def _why(field: Sequence[History], round_number: int) -> str:
@@ -265,8 +313,8 @@ class _Pairer:
 
     # --- the brackets -------------------------------------------------------------------------
 
-    def pair(self) -> tuple[tuple[Game, ...], str | None]:
-        """The games and the bye, bracket by bracket."""
+    def pair_vertices(self) -> tuple[list[Pair], int | None]:
+        """The pairs and the bye's holder (places in the field), bracket by bracket."""
         scores = sorted({h.score for h in self.field}, reverse=True)
         groups = [[i for i, h in enumerate(self.field) if h.score == s] for s in scores]
         floaters: list[int] = []
@@ -278,6 +326,12 @@ class _Pairer:
             pairs += made
         if len(floaters) > 1 or (floaters and (self.bye is None or not self.bye_ok[floaters[0]])):
             raise AssertionError(f"the brackets left {floaters} unpaired")  # completion forbids
+        return pairs, (floaters[0] if floaters else None)
+
+    def games_of(
+        self, pairs: Sequence[Pair], floater: int | None
+    ) -> tuple[tuple[Game, ...], str | None]:
+        """The games of ``pairs`` in board order, and the bye's holder by name."""
         games = [self.game(i, j) for i, j in pairs]
         rank = {h.player: i for i, h in enumerate(self.field)}
         score = {h.player: h.score for h in self.field}
@@ -287,7 +341,7 @@ class _Pairer:
             return -max(a, b), -(a + b), min(rank[game.white], rank[game.black])
 
         games.sort(key=board)
-        bye = self.field[floaters[0]].player if floaters else None
+        bye = self.field[floater].player if floater is not None else None
         return tuple(games), bye
 
     def game(self, i: int, j: int) -> Game:
@@ -387,6 +441,102 @@ class _Pairer:
         if mate is None:
             return None
         return [(rest[a], rest[b]) for a, b in enumerate(mate) if a < b]
+
+
+# --- the look-ahead and the last resort ---------------------------------------------------------
+
+
+def _unmet(self: _Pairer) -> list[list[bool]]:
+    """Who may still meet whom in some later round (the bye's vertex last, in an odd field):
+    no rematch, no second point without play; colours are not foreseen."""
+    n = len(self.field)
+    size = n + (self.bye is not None)
+    unmet = [[False] * size for _ in range(size)]
+    for i in range(size):
+        for j in range(size):
+            if i == j:
+                continue
+            if i == self.bye or j == self.bye:
+                unmet[i][j] = self.bye_ok[j if i == self.bye else i]
+            else:
+                unmet[i][j] = self.field[j].player not in self.field[i].opponents
+    return unmet
+
+
+def _with_bye(self: _Pairer, pairs: Sequence[Pair], floater: int | None) -> list[Pair]:
+    if floater is None or self.bye is None:
+        return list(pairs)
+    return [*pairs, (floater, self.bye)]
+
+
+def leaves_pairable(
+    self: _Pairer,
+    pairs: Sequence[Pair],
+    floater: int | None,
+    left: int,
+    search: Search | None = None,
+) -> bool:
+    """Whether the ``left`` rounds after this pairing can be paired without a rematch."""
+    graph = adjacency_after(_unmet(self), _with_bye(self, pairs, floater))
+    return rounds_pairable(graph, left, search)
+
+
+def pair_looking_ahead(self: _Pairer, left: int) -> tuple[list[Pair], int | None] | None:
+    """The best pairing of this round (the smallest score differences, then the fewest
+    colour preferences missed, then the bye to the lowest-ranked) after which the ``left``
+    rounds can be paired without a rematch; ``None`` when there is none."""
+    vertices = list(range(len(self.field))) + ([self.bye] if self.bye is not None else [])
+    graph = self._graph(vertices)
+    masks = [sum(1 << b for b in row) for row in graph]
+    win = self.points.win
+    lowest = min(h.score for h in self.field)
+    ranked: list[tuple[tuple[object, ...], list[Pair], int | None]] = []
+    for matching in perfect_matchings(masks):
+        pairs: list[Pair] = []
+        floater = None
+        diffs: list[float] = []
+        missed = 0
+        for a, b in matching:
+            i, j = vertices[a], vertices[b]
+            if self.bye is not None and self.bye in (i, j):
+                floater = j if i == self.bye else i
+                diffs.append(self.field[floater].score - (lowest - win))
+                continue
+            pairs.append((min(i, j), max(i, j)))
+            diffs.append(abs(self.field[i].score - self.field[j].score))
+            mine, theirs = self.preference[i][0], self.preference[j][0]
+            missed += mine is not None and mine == theirs
+        key = (tuple(sorted(diffs, reverse=True)), missed, -(floater or 0), sorted(pairs))
+        ranked.append((key, pairs, floater))
+    ranked.sort(key=lambda item: item[0])
+    search = Search()  # one budget for every candidate
+    for _, pairs, floater in ranked:
+        if leaves_pairable(self, pairs, floater, left, search):
+            return pairs, floater
+    return None
+
+
+def pair_fewest_repeats(self: _Pairer) -> tuple[list[Pair], int | None]:
+    """A pairing with the fewest rematches: a maximum matching of the games the rules allow
+    (a rematch costs one pair it cannot be part of, so no pairing has fewer), the players it
+    leaves paired in rank order, the bye (in an odd field) to the lowest-ranked of them."""
+    n = len(self.field)
+    vertices = list(range(n)) + ([self.bye] if self.bye is not None else [])
+    mate = maximum_matching(self._graph(vertices))
+    pairs: list[Pair] = []
+    floater = None
+    for a, b in enumerate(mate):
+        if a < b:
+            i, j = vertices[a], vertices[b]
+            if self.bye is not None and self.bye in (i, j):
+                floater = j if i == self.bye else i
+            else:
+                pairs.append((i, j))
+    left = [i for a, i in enumerate(vertices) if mate[a] == -1 and i != self.bye]
+    if self.bye is not None and floater is None:
+        floater = left.pop()
+    pairs += [(left[k], left[k + 1]) for k in range(0, len(left), 2)]
+    return pairs, floater
 
 
 def floaters_of(bracket: Sequence[int], pairs: Sequence[Pair]) -> Iterator[int]:

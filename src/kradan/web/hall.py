@@ -95,6 +95,8 @@ class Hall:
         self.archive = archive
         #: the accounts whose ratings rated games move (:meth:`finished`); ``None``: no ratings
         self.accounts: Accounts | None = None
+        #: called with each game that ends, aborted ones included (the tournament director's)
+        self.ended_hooks: list[Callable[[RoomBase], None]] = []
         self.rooms: dict[str, Room] = {}
         #: how many games are kept in memory before idle ones are forgotten
         self.kept = 1000
@@ -242,7 +244,10 @@ class Hall:
     def finished(self, room: RoomBase) -> None:
         """Add the game of ``room``, which has just ended, to the archive, and move its
         players' ratings if it was rated, in the background (its PGN is written once the change
-        that ended it has been applied). An aborted game is neither rated nor archived."""
+        that ended it has been applied). An aborted game is neither rated nor archived; the
+        :attr:`ended_hooks` hear of every game."""
+        for hook in self.ended_hooks:
+            hook(room)
         if room.row.termination == ABORTED:
             return
         if room.row.rated and self.accounts is not None:

@@ -57,6 +57,9 @@ from .room.dead_rules import DeadGameRules
 from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
+from .tournament_director import Director
+from .tournament_store import TournamentStore
+from .tournaments_api import router as tournaments_router
 
 log = logging.getLogger("kradan.web")
 
@@ -279,13 +282,14 @@ def _docs_page(app: FastAPI) -> HTMLResponse:
 def _include_pages(app: FastAPI) -> None:
     """The HTML pages (``/``, ``/games/{id}``, assets), when the package has them."""
     try:
-        from . import pages  # type: ignore[attr-defined, unused-ignore]
+        from . import pages, tournament_pages  # type: ignore[attr-defined, unused-ignore]
     except ImportError as error:
         if getattr(error, "name", None) not in ("kradan.web.pages", None):
             raise
         log.info("kradan.web.pages is missing: the server offers the JSON API only")
         return
     app.include_router(pages.router)
+    app.include_router(tournament_pages.router)
 
 
 #: with ``freeze_startup``: new objects between two collections of the youngest generation
@@ -342,10 +346,13 @@ def create_app(
         app.state.lobby = Lobby(hall)
         app.state.chat = Chat(engine)
         app.state.api_tokens = ApiTokens(engine)
+        director = app.state.director = Director(hall, TournamentStore(engine), hall.accounts)
+        hall.ended_hooks.append(director.game_ended)
         app.state.hall = hall
         app.state.pool = pool
         app.state.archive = archive
         await hall.resume()
+        await director.resume()
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
         thresholds = gc.get_threshold()
@@ -398,6 +405,7 @@ def create_app(
     app.include_router(rematch_router)
     app.include_router(chat_router)
     app.include_router(bot_router)
+    app.include_router(tournaments_router)
     _include_pages(app)
     return app
 

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from . import account_tables as _account_tables  # noqa: F401
 from . import archive_tables as _archive_tables  # noqa: F401
 from . import chat_tables as _chat_tables  # noqa: F401
+from . import tournament_tables as _tournament_tables  # noqa: F401
 from .schema import Base, JSONType
 
 

@@ -18,6 +18,8 @@ draws, the static value, making a move with the network) is :mod:`.node`.
 
 from __future__ import annotations
 
+import threading
+
 import numba
 import numpy as np
 
@@ -309,6 +311,9 @@ def search(
 
 #: the network array types the recursive kernels are compiled for in this process
 _COMPILED_FOR: set[str] = set()
+#: one compilation at a time: threads that each start a search (``kradan bot`` plays each game
+#: in a thread) must not close the kernels while another thread compiles them
+_COMPILING = threading.Lock()
 
 
 def compile_for(network: np.ndarray) -> None:
@@ -318,6 +323,12 @@ def compile_for(network: np.ndarray) -> None:
     dtype = str(network.dtype)
     if dtype in _COMPILED_FOR or not hasattr(search, "compile"):
         return  # NUMBA_DISABLE_JIT=1 runs the plain Python functions: nothing to compile
+    with _COMPILING:
+        if dtype not in _COMPILED_FOR:
+            _compile(dtype)
+
+
+def _compile(dtype: str) -> None:
     if not precompile.in_cache(search, _SEARCH_SIGNATURE % dtype):
         # a first run: what the search calls is compiled in two processes at once
         precompile.compile_split(dtype)
