@@ -230,12 +230,15 @@ def _rows_of(client: TestClient, public_id: str) -> tuple[int, int, int]:
         async with accounts.sessions() as session:
             # the game's row is gone: its moves and events are those of no game left
             games = select(GameRow.id)
-            moves = await session.scalar(select(func.count()).select_from(MoveRow)
-                                         .where(MoveRow.game_id.not_in(games)))
-            events = await session.scalar(select(func.count()).select_from(EventRow)
-                                          .where(EventRow.game_id.not_in(games)))
+            moves = await session.scalar(
+                select(func.count()).select_from(MoveRow).where(MoveRow.game_id.not_in(games))
+            )
+            events = await session.scalar(
+                select(func.count()).select_from(EventRow).where(EventRow.game_id.not_in(games))
+            )
             chat = await session.scalar(
-                select(func.count()).select_from(ChatRow).where(ChatRow.game == public_id))
+                select(func.count()).select_from(ChatRow).where(ChatRow.game == public_id)
+            )
             return int(moves or 0), int(events or 0), int(chat or 0)  # fmt: skip
 
     assert client.portal is not None
@@ -292,8 +295,8 @@ def test_settings_close_sign_up_show_a_notice_and_outlive_a_restart(tmp_path: Pa
     with serving(url) as client:
         club = Club(client)
         assert club.admin("get", "/settings").json() == {"sign_up_open": True, "notice": ""}
-        changed = club.admin("put", "/settings",
-                             json={"sign_up_open": False, "notice": "Club night  Friday"})  # fmt: skip
+        closing = {"sign_up_open": False, "notice": "Club night  Friday"}
+        changed = club.admin("put", "/settings", json=closing)
         assert changed.json() == {"sign_up_open": False, "notice": "Club night Friday"}
         refused = club.sign_up("Anan")
         assert refused.status_code == 403 and "closed" in refused.json()["error"]

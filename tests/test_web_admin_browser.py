@@ -75,8 +75,11 @@ def test_an_admin_disables_a_member_and_adjudicates_a_game(
         wait_until(page, "document.body.dataset.ready === 'yes'")
         row = page.locator("#user-list tr", has_text="Mali")
         row.locator("[data-action=disable]").click()
-        wait_until(page, "[...document.querySelectorAll('#user-list tr')].some(r =>"
-                   " r.textContent.includes('Mali') && r.querySelector('[data-action=enable]'))")
+        wait_until(
+            page,
+            "[...document.querySelectorAll('#user-list tr')].some(r =>"
+            " r.textContent.includes('Mali') && r.querySelector('[data-action=enable]'))",
+        )
 
         # Mali was signed in: the session is gone, and signing in again is refused
         assert member.request.get(club + "/api/session").json()["username"] is None
@@ -90,12 +93,17 @@ def test_an_admin_disables_a_member_and_adjudicates_a_game(
         games.locator("select").select_option("0-1")
         games.locator("[data-action=adjudicate]").click()
         for board in (white, black):
-            wait_until(board, "window.kradan.game.status === 'ended'"
-                       " && window.kradan.game.termination === 'adjudication'")
+            wait_until(
+                board,
+                "window.kradan.game.status === 'ended'"
+                " && window.kradan.game.termination === 'adjudication'",
+            )
             assert board.evaluate("window.kradan.game.result") == "0-1"
             assert "adjudication" in board.inner_text("#status")
-        wait_until(page, "document.querySelector('#audit-list').textContent"
-                   ".includes('adjudicate')")
+        wait_until(
+            page,
+            "document.querySelector('#audit-list').textContent.includes('adjudicated the game')",
+        )
         page.evaluate("window.scrollTo(0, 0)")
         screenshot(page, "admin")
     finally:

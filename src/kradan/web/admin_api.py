@@ -137,7 +137,8 @@ async def _set_disabled(request: Request, admin: Account, username: str, disable
 
 
 @router.post("/users/{username}/disable", response_model=UserView,
-             responses=_errors(401, 403, 404, 409), summary="Disable an account (an admin)")  # fmt: skip
+             responses=_errors(401, 403, 404, 409),
+             summary="Disable an account (an admin)")  # fmt: skip
 async def disable(username: str, request: Request, admin: Changing) -> Any:
     """It cannot sign in; its sessions close at once, its API tokens open nothing, its open
     seeks go; its games stay. 409 for oneself or the last admin."""

@@ -21,8 +21,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from .account_tables import AccountRow, SessionRow
 from .accounts import Account, account_of_row, username_key
@@ -117,7 +116,6 @@ class UserAdmin:
             row.password_hash = digest
             await session.execute(delete(SessionRow).where(SessionRow.account_id == row.id))
         return account_of_row(row), password
-
 
 
 __all__ = ["UserAdmin", "user_json"]

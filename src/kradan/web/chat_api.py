@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from .accounts import SESSION_COOKIE, Account, accounts_of, signed_in
-from .audit import Audit
 from .api import ErrorView, cookie_name, room_of, same_origin, seat_token, socket_game
+from .audit import Audit
 from .chat import MAX_TEXT, Chat, Room, Speaker
 from .i18n import N_
 from .model import GameError

@@ -26,16 +26,16 @@ function userRow(user) {
   const roles = [user.admin && t('admin'), user.bot && t('bot')].filter(Boolean).join(', ');
   const state = user.disabled ? t('disabled') : t('active');
   const onOff = user.disabled
-    ? button('Enable', () => act(() => request('POST', `${path}/enable`)), 'enable')
-    : button('Disable', () => act(() => request('POST', `${path}/disable`)), 'disable');
-  const reset = button('New password', () => act(async () => {
+    ? button(N_('Enable'), () => act(() => request('POST', `${path}/enable`)), 'enable')
+    : button(N_('Disable'), () => act(() => request('POST', `${path}/disable`)), 'disable');
+  const reset = button(N_('New password'), () => act(async () => {
     const made = await request('POST', `${path}/password`);
     const box = document.getElementById('new-password');
     box.textContent = t('The new password of {name} (shown this once): {password}',
       { name: made.username, password: made.password });
     box.hidden = false;
   }), 'password');
-  const role = button(user.admin ? 'Take the admin role' : 'Make admin',
+  const role = button(user.admin ? N_('Take the admin role') : N_('Make admin'),
     () => act(() => request('PUT', `${path}/admin`, { admin: !user.admin })), 'role');
   const name = document.createElement('a');
   name.href = `/@/${encodeURIComponent(user.username)}`;
@@ -47,13 +47,13 @@ async function showUsers() {
   const query = document.getElementById('user-query').value.trim();
   const data = await request('GET', `/api/admin/users?${new URLSearchParams({ q: query })}`);
   fillTable(document.getElementById('user-list'),
-    ['Name', 'Role', 'State', 'Since', ''], data.users.map(userRow));
+    [N_('Name'), N_('Role'), N_('State'), N_('Since'), ''], data.users.map(userRow));
 }
 
 function gameActions(game) {
   const path = `/api/admin/games/${encodeURIComponent(game.id)}`;
   if (game.status !== 'playing') {
-    return button('Delete', () => {
+    return button(N_('Delete'), () => {
       if (window.confirm(t('Delete game {game} for good?', { game: game.id }))) {
         act(() => request('DELETE', path));
       }
@@ -62,9 +62,9 @@ function gameActions(game) {
   const choice = document.createElement('select');
   choice.setAttribute('aria-label', t('Result'));
   for (const [value, words] of RESULTS) choice.add(new Option(t(words), value));
-  const adjudicate = button('Adjudicate',
+  const adjudicate = button(N_('Adjudicate'),
     () => act(() => request('POST', `${path}/adjudicate`, { result: choice.value })), 'adjudicate');
-  const abort = button('Abort', () => act(() => request('POST', `${path}/abort`)), 'abort');
+  const abort = button(N_('Abort'), () => act(() => request('POST', `${path}/abort`)), 'abort');
   return group(abort, choice, adjudicate);
 }
 
@@ -82,7 +82,7 @@ async function showGames() {
     return [link, players, game.ply, result, gameActions(game)];
   });
   fillTable(document.getElementById('game-list'),
-    ['Game', 'Players', 'Moves', 'Result', ''], rows);
+    [N_('Game'), N_('Players'), N_('Moves'), N_('Result'), ''], rows);
 }
 
 async function showSettings() {

@@ -4,7 +4,21 @@
 import { request } from './api.js';
 import { button, fillTable, when } from './admin-table.js';
 import { showMessage } from './message.js';
-import { t } from './words.js';
+import { N_, t } from './words.js';
+
+/** The admin actions of the audit trail, in words. */
+const ACTIONS = {
+  disable: N_('disabled the account'),
+  enable: N_('enabled the account'),
+  reset_password: N_('reset the password'),
+  grant_admin: N_('gave the admin role'),
+  revoke_admin: N_('took the admin role away'),
+  abort: N_('aborted the game'),
+  adjudicate: N_('adjudicated the game'),
+  delete_game: N_('deleted the game'),
+  remove_message: N_('removed the message'),
+  settings: N_('changed the settings'),
+};
 
 /** Show every game's newest messages; ``changed`` runs after a removal. */
 export async function showChat(changed) {
@@ -15,7 +29,7 @@ export async function showChat(changed) {
     game.textContent = message.game;
     const remove = message.removed
       ? t('removed')
-      : button('Remove', async () => {
+      : button(N_('Remove'), async () => {
         try {
           await request('DELETE', `/api/chat/${message.id}`);
           await changed();
@@ -25,7 +39,8 @@ export async function showChat(changed) {
       }, 'remove');
     return [when(message.at), game, message.name, message.text, remove];
   });
-  fillTable(document.getElementById('chat-list'), ['Time', 'Game', 'Said by', 'Message', ''], rows);
+  const headings = [N_('Time'), N_('Game'), N_('Said by'), N_('Message'), ''];
+  fillTable(document.getElementById('chat-list'), headings, rows);
 }
 
 /** Show the access log, filtered as the form says. */
@@ -42,7 +57,10 @@ export async function showAccessLog() {
     when(entry.at), entry.method, entry.path, entry.status, entry.account || '', entry.client,
     entry.duration_ms.toFixed(1),
   ]);
-  const headings = ['Time', 'Method', 'Path', 'Status', 'Account', 'Client', 'Duration (ms)'];
+  const headings = [
+    N_('Time'), N_('Method'), N_('Path'), N_('Status'), N_('Account'), N_('Client'),
+    N_('Duration (ms)'),
+  ];
   fillTable(document.getElementById('access-list'), headings, rows);
 }
 
@@ -51,7 +69,9 @@ export async function showAudit() {
   const data = await request('GET', '/api/admin/audit?limit=100');
   const rows = data.actions.map(action => {
     const detail = Object.keys(action.detail).length ? JSON.stringify(action.detail) : '';
-    return [when(action.at), action.admin, action.action, action.target, detail];
+    const words = ACTIONS[action.action] ? t(ACTIONS[action.action]) : action.action;
+    return [when(action.at), action.admin, words, action.target, detail];
   });
-  fillTable(document.getElementById('audit-list'), ['Time', 'Admin', 'Action', 'To what', 'Details'], rows);
+  const headings = [N_('Time'), N_('Admin'), N_('Action'), N_('To what'), N_('Details')];
+  fillTable(document.getElementById('audit-list'), headings, rows);
 }
