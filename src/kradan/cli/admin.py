@@ -22,9 +22,9 @@ from .common import DATABASE_MODULES, EXIT_BAD_INPUT, add_database_argument, mis
 EXAMPLES = """examples:
   kradan admin create-user somchai --admin --db club.db --password-file password.txt
   kradan admin set-admin somchai --revoke --db club.db
+  kradan admin disable-user somchai --db club.db
+  kradan admin enable-user somchai --db club.db
   kradan admin set-admin somchai --db club.db
-  kradan admin disable-user spammer --db club.db
-  kradan admin enable-user spammer --db club.db
   kradan admin backup club-backup.db --db club.db
   kradan admin restore club-backup.db --db restored.db"""
 
