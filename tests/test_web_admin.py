@@ -5,6 +5,7 @@ Who may use these routes at all is judged in tests/test_web_access.py."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -340,3 +341,64 @@ def test_the_command_line_disables_and_enables(
     with serving(url) as client:
         assert People(client).call(None, "POST", "/api/session", json={
             "username": "Anan", "password": PASSWORD}).status_code == 200  # fmt: skip
+
+
+def test_a_disabled_bots_open_event_stream_ends(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream opened before the account was disabled does not go on: it ends at its next
+    keepalive."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kradan.web import bot_api
+
+    monkeypatch.setattr(bot_api, "KEEPALIVE_SECONDS", 0.2)
+    club.sign_up("Robo")
+    token = club.call("Robo", "post", "/api/tokens").json()["token"]
+    upgraded = club.call(None, "post", "/api/bot/account/upgrade", headers=bearer(token))
+    assert upgraded.status_code == 200, upgraded.text
+    with ThreadPoolExecutor(1) as thread:
+        # the test client answers once the stream has ended: here, only after the disable
+        streamed = thread.submit(club.client.get, "/api/stream/event", headers=bearer(token))
+        time.sleep(1.0)  # a few keepalives: the stream goes on while the account is enabled
+        assert not streamed.done()
+        assert club.admin("post", "/users/Robo/disable").status_code == 200
+        try:
+            answer = streamed.result(timeout=30)
+        except TimeoutError:  # it goes on: break it, so that the thread (and the test) ends
+
+            def broken(*args: Any) -> None:
+                raise RuntimeError("the event stream went on after the disable")
+
+            monkeypatch.setattr(club.client.app.state.lobby, "open_seeks", broken)  # type: ignore[attr-defined]
+            streamed.exception(timeout=30)
+            pytest.fail("the event stream went on after the account was disabled")
+    assert answer.status_code == 200 and set(answer.text) <= {"\n"}
+
+
+def test_an_admins_changes_refuse_another_sites_page(club: Club) -> None:
+    club.sign_up("Anan")
+    evil = {"Origin": "https://evil.example"}
+    for method, path, body in (
+        ("post", "/users/Anan/disable", None),
+        ("post", "/users/Anan/password", None),
+        ("put", "/users/Anan/admin", {"admin": True}),
+        ("put", "/settings", {"sign_up_open": False}),
+    ):
+        answer = club.admin(method, path, headers=evil, json=body)
+        assert answer.status_code == 403 and "evil.example" in answer.json()["error"], path
+    assert club.admin("get", "/users?q=anan").json()["users"][0]["disabled"] is False
+    assert club.admin("get", "/settings").json()["sign_up_open"] is True
+    assert club.actions() == []
+
+
+def test_the_admin_page_is_served_and_its_link_is_the_admins(club: Club) -> None:
+    """The page itself is a shell (the API refuses others); the header's link to it is drawn
+    from GET /api/session's ``admin``."""
+    club.sign_up("Anan")
+    page = club.call("Anan", "get", "/admin")
+    assert page.status_code == 200 and 'id="admin-refused"' in page.text
+    assert club.call("Anan", "get", "/api/session").json()["admin"] is False
+    assert club.call("Root", "get", "/api/session").json()["admin"] is True
+    thai = club.call("Root", "get", "/admin", headers={"Accept-Language": "th"})
+    assert "การตั้งค่าเซิร์ฟเวอร์" in thai.text  # Server settings
