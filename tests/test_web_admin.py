@@ -302,6 +302,7 @@ def test_settings_close_sign_up_show_a_notice_and_outlive_a_restart(tmp_path: Pa
         refused = club.sign_up("Anan")
         assert refused.status_code == 403 and "closed" in refused.json()["error"]
         assert "Club night Friday" in client.get("/").text
+        assert 'id="sign-up-closed"' in client.get("/login").text
     with serving(url) as client:
         club = People(client)
         assert "Club night Friday" in client.get("/").text
@@ -316,6 +317,7 @@ def test_settings_close_sign_up_show_a_notice_and_outlive_a_restart(tmp_path: Pa
         opened = club2.call("Root", "put", "/api/admin/settings", json={"sign_up_open": True})
         assert opened.json() == {"sign_up_open": True, "notice": "Club night Friday"}
         assert club2.sign_up("Anan").status_code == 201
+        assert 'id="sign-up-closed"' not in client.get("/login").text
         cleared = club2.call("Root", "put", "/api/admin/settings", json={"notice": ""})
         assert cleared.json()["notice"] == ""
         assert 'id="notice"' not in client.get("/").text

@@ -343,8 +343,9 @@ async def editor_page(request: Request) -> HTMLResponse:
 
 @router.get("/login", response_class=HTMLResponse)
 async def login_page(request: Request) -> HTMLResponse:
-    """Sign in, or make an account."""
-    return render("login.html", request_language(request), "/login")
+    """Sign in, or make an account (while sign-up is open: :mod:`.server_settings`)."""
+    open_ = bool((await runtime_settings(request).current())["sign_up_open"])
+    return render("login.html", request_language(request), "/login", sign_up_open=open_)
 
 
 @router.get("/ratings", response_class=HTMLResponse)
