@@ -4,8 +4,10 @@ PGN), the pages and the guards every response passes (the ``Host`` allowlist, :m
 bodies of at most 4 KB, but for PGN text and the archive's PGN imports, streamed up to their
 own limit; a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``), the
 limits per client address of :class:`~kradan.web.settings.ServeSettings`, the archive's and
-explorer's routes (:mod:`.archive_api`), whose store gets every game that ends, and ``/docs``,
-Swagger UI served from the package (``static/docs/``, copied there by board-bundle/build.mjs).
+explorer's routes (:mod:`.archive_api`), whose store gets every game that ends, the admin's
+routes (:mod:`.admin_api`) with the access log every request goes into (:mod:`.access_log`),
+and ``/docs``, Swagger UI served from the package (``static/docs/``, copied there by
+board-bundle/build.mjs).
 """
 
 from __future__ import annotations
