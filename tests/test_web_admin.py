@@ -289,6 +289,11 @@ def test_the_access_log_keeps_no_secret(club: Club) -> None:
                for e in club.admin("get", "/access-log?status=4").json()["requests"])  # fmt: skip
     by_anan = club.admin("get", "/access-log?account=anan").json()["requests"]
     assert by_anan and {e["account"] for e in by_anan} == {"Anan"}
+    # a page asks nobody who is signed in: the session it carries names the account
+    club.call("Anan", "get", "/ratings")
+    club.call(None, "get", "/ratings")
+    pages = club.admin("get", "/access-log?path=/ratings").json()["requests"]
+    assert [e["account"] for e in pages] == [None, "Anan"]
 
 
 def test_settings_close_sign_up_show_a_notice_and_outlive_a_restart(tmp_path: Path) -> None:

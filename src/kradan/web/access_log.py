@@ -8,21 +8,26 @@ The cost: a restart forgets it, and with several processes each shows its own.
 
 What is kept of a request: the time, the method, the path, the query with the values of every
 parameter not known to be harmless replaced by ``***`` (``/join/ID?seat=...`` carries a seat's
-token), the status, the account the request was answered for (when its route asked who was
-signed in: :func:`note_account`), the client's address and the duration. Never a header, a
+token), the status, the account, the client's address and the duration. Never a header, a
 cookie, a body or a token.
+
+The account is the one the route found signed in (:func:`note_account`); for a route that did
+not ask (a page, a file), the one whose session cookie or API token the request carried, as
+this process last saw it open an account: the log remembers the SHA-256 of the
+:data:`KNOWN` credentials seen last, never the credentials themselves.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: the requests kept, per process
@@ -34,6 +39,8 @@ HARMLESS = frozenset({
 })  # fmt: skip
 #: the key of the account's name in a request's state
 ACCOUNT_KEY = "kradan_account"
+#: the credentials (sessions, API tokens) whose account the log remembers, per process
+KNOWN = 10_000
 
 
 @dataclass(frozen=True)
@@ -70,11 +77,34 @@ def shown_query(query: str) -> str:
     return urlencode([(key, value if key in HARMLESS else "***") for key, value in pairs])
 
 
-def note_account(connection: HTTPConnection, username: str) -> None:
-    """Say, for the log, which account ``connection`` was answered for."""
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def note_account(connection: HTTPConnection, username: str, secret: str | None = None) -> None:
+    """Say, for the log, which account ``connection`` was answered for, and that ``secret``
+    (its session cookie or API token) opens it."""
     state = connection.scope.get("state")
     if isinstance(state, dict):
         state[ACCOUNT_KEY] = username
+    log = getattr(connection.app.state, "access_log", None)
+    if secret and isinstance(log, AccessLog):
+        log.remember(secret, username)
+
+
+def credential(scope: Scope, cookie: str) -> str | None:
+    """The session cookie (named ``cookie``) or the bearer token of a request, if it carries
+    one."""
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            scheme, _, token = str(value.decode("latin-1")).partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+        elif name == b"cookie":
+            session = cookie_parser(value.decode("latin-1")).get(cookie)
+            if session:
+                return session
+    return None
 
 
 class AccessLog:
@@ -82,6 +112,19 @@ class AccessLog:
 
     def __init__(self, kept: int = KEPT) -> None:
         self.entries: deque[Access] = deque(maxlen=kept)
+        #: the SHA-256 of a credential: the account it opened when last seen
+        self.names: OrderedDict[str, str] = OrderedDict()
+
+    def remember(self, secret: str, username: str) -> None:
+        digest = _digest(secret)
+        self.names[digest] = username
+        self.names.move_to_end(digest)
+        if len(self.names) > KNOWN:
+            self.names.popitem(last=False)
+
+    def name_of(self, secret: str | None) -> str | None:
+        """The account ``secret`` opened when this process last saw it (``None``: unknown)."""
+        return None if not secret else self.names.get(_digest(secret))
 
     def add(self, entry: Access) -> None:
         self.entries.append(entry)
@@ -112,11 +155,13 @@ class AccessLog:
 
 
 class AccessLogger:
-    """ASGI middleware: every HTTP request answered goes into ``log``."""
+    """ASGI middleware: every HTTP request answered goes into ``log``; ``cookie`` names the
+    session cookie."""
 
-    def __init__(self, app: ASGIApp, log: AccessLog) -> None:
+    def __init__(self, app: ASGIApp, log: AccessLog, cookie: str) -> None:
         self.app = app
         self.log = log
+        self.cookie = cookie
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -139,6 +184,8 @@ class AccessLogger:
             path = scope.get("path", "")[:300] + (f"?{shown_query(query)}" if query else "")
             client = scope.get("client")
             account = state.get(ACCOUNT_KEY) if isinstance(state, dict) else None
+            if account is None:
+                account = self.log.name_of(credential(scope, self.cookie))
             self.log.add(Access(
                 datetime.now(UTC), scope.get("method", ""), path[:500], status, account,
                 client[0] if client else "unknown", (time.perf_counter() - started) * 1000,

@@ -359,9 +359,10 @@ def accounts_of(request: HTTPConnection) -> Accounts:
 async def signed_in(request: Request) -> Account | None:
     """The account the request's session cookie opens, or ``None`` (noted for the access
     log)."""
-    account = await accounts_of(request).of_session(request.cookies.get(SESSION_COOKIE))
+    token = request.cookies.get(SESSION_COOKIE)
+    account = await accounts_of(request).of_session(token)
     if account is not None:
-        note_account(request, account.username)
+        note_account(request, account.username, token)
     return account
 
 

@@ -272,7 +272,9 @@ class AccessView(BaseModel):
     method: str
     path: str = Field(description="the query's values replaced by *** but for harmless ones")
     status: int
-    account: str | None = Field(description="when the route asked who was signed in")
+    account: str | None = Field(
+        description="the account signed in, or whose session or token the request carried"
+    )
     client: str
     duration_ms: float
 

@@ -70,10 +70,11 @@ def bearer_of(connection: HTTPConnection) -> str | None:
 async def token_account(connection: HTTPConnection) -> Account:
     """The account the request's API token proves; 401 without one, or for one of nobody."""
     tokens: ApiTokens = connection.app.state.api_tokens
-    account = await tokens.account_of(bearer_of(connection))
+    token = bearer_of(connection)
+    account = await tokens.account_of(token)
     if account is None:
         raise GameError(401, N_("an API token is needed: Authorization: Bearer <token>"))
-    note_account(connection, account.username)
+    note_account(connection, account.username, token)
     return account
 
 

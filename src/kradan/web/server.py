@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from . import i18n, study
 from .access_log import AccessLog, AccessLogger
-from .accounts import Accounts
+from .accounts import SESSION_COOKIE, Accounts
 from .accounts_api import router as accounts_router
 from .admin_api import router as admin_router
 from .admin_games import GameAdmin
@@ -396,7 +396,7 @@ def create_app(
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.state.access_log = AccessLog()
-    app.add_middleware(AccessLogger, log=app.state.access_log)
+    app.add_middleware(AccessLogger, log=app.state.access_log, cookie=SESSION_COOKIE)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
