@@ -1,8 +1,8 @@
 """``kradan admin backup`` and ``restore`` (issue 47 item 2): a database with games, moves,
 accounts, ratings, chat, an archive and the admin's tables (its audit trail, a disabled account,
-a setting) is backed up while it could serve, restored into an empty
-database, and the two compared row for row, on SQLite and PostgreSQL; a restore over a database
-with tables, a backup of the other kind and a file that is no backup are clear errors."""
+a setting) is backed up while it could serve, restored into an empty database, and the two
+compared row for row, on SQLite and PostgreSQL; a restore over a database with tables, a backup
+of the other kind and a file that is no backup are clear errors."""
 
 from __future__ import annotations
 
