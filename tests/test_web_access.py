@@ -42,7 +42,15 @@ SEATED = {
 #: the routes that read for a seat of a game (what only the players may see)
 SEAT_READ = {("get", "/api/games/{game_id}/chat")}
 #: the routes of an admin
-ADMIN = {("delete", "/api/chat/{message_id}")}
+ADMIN = {
+    ("delete", "/api/chat/{message_id}"), ("get", "/api/admin/users"),
+    ("post", "/api/admin/users/{username}/disable"), ("post", "/api/admin/users/{username}/enable"),
+    ("post", "/api/admin/users/{username}/password"), ("put", "/api/admin/users/{username}/admin"),
+    ("get", "/api/admin/games"), ("post", "/api/admin/games/{game_id}/abort"),
+    ("post", "/api/admin/games/{game_id}/adjudicate"), ("delete", "/api/admin/games/{game_id}"),
+    ("get", "/api/admin/chat"), ("get", "/api/admin/access-log"), ("get", "/api/admin/settings"),
+    ("put", "/api/admin/settings"), ("get", "/api/admin/audit"),
+}  # fmt: skip
 #: the routes that act for a signed-in account (its session cookie)
 SESSION = {("post", "/api/tokens"), ("post", "/api/tournaments")}
 #: the routes of a tournament's organiser (or an admin)
@@ -144,10 +152,14 @@ def test_what_only_the_players_see_needs_a_seat(world: World, route: tuple[str, 
 @pytest.mark.parametrize("route", sorted(ADMIN), ids=lambda route: " ".join(route))
 def test_an_admins_routes_refuse_everyone_else(world: World, route: tuple[str, str]) -> None:
     method, path = route
-    url = path.format(message_id=1)
+    url = path.format(message_id=1, username="Chai", game_id=world.game)
     assert world.call(None, method, url).status_code == 401
     for who in ("Chai", "Anan"):
         assert world.call(who, method, url).status_code == 403
+    # a seat's token or an API token is no admin's session
+    assert world.call(None, method, url, headers=bearer(world.white)).status_code == 401
+    state = world.client.get(f"/api/games/{world.game}").json()
+    assert (state["status"], state["ply"]) == ("playing", 0)  # nothing changed
 
 
 @pytest.mark.parametrize("route", sorted(SESSION), ids=lambda route: " ".join(route))

@@ -1,10 +1,12 @@
 """``kradan admin backup`` and ``restore`` (issue 47 item 2): a database with games, moves,
-accounts, ratings, chat and an archive is backed up while it could serve, restored into an empty
-database, and the two compared row for row, on SQLite and PostgreSQL; a restore over a database
-with tables, a backup of the other kind and a file that is no backup are clear errors."""
+accounts, ratings, chat, an archive and the admin's tables (its audit trail, a disabled account,
+a setting) is backed up while it could serve, restored into an empty database, and the two
+compared row for row, on SQLite and PostgreSQL; a restore over a database with tables, a backup
+of the other kind and a file that is no backup are clear errors."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from kradan.web import storage
 from kradan.web.tables import Base
 from tests.web_helpers import (
     DATABASES,
+    PASSWORD,
     People,
     bearer,
     create,
@@ -68,6 +71,16 @@ def _fill(url: str) -> None:
         imported = client.post("/api/archive", content=PGN,
                                headers={"content-type": "application/x-chess-pgn"})  # fmt: skip
         assert imported.status_code in (200, 201), imported.text
+        # the admin's tables: an action in the audit trail, a disabled account, a setting
+        accounts = client.app.state.accounts  # type: ignore[attr-defined]
+        assert client.portal is not None
+        client.portal.call(partial(accounts.sign_up, "Root", PASSWORD, admin=True))
+        people.sessions["Root"] = client.post("/api/session", json={
+            "username": "Root", "password": PASSWORD}).cookies["kradan_session"]  # fmt: skip
+        people.sign_up("Chai")
+        assert people.call("Root", "post", "/api/admin/users/Chai/disable").status_code == 200
+        notice = people.call("Root", "put", "/api/admin/settings", json={"notice": "ประกาศ"})
+        assert notice.status_code == 200, notice.text
 
 
 def _rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
@@ -108,7 +121,8 @@ def test_a_backup_restores_every_row(
     assert after == before
     counted = {name: len(rows) for name, rows in before.items()}
     for table in ("games", "moves", "accounts", "ratings", "chat_messages", "archive_games",
-                  "tournaments", "tournament_games"):  # fmt: skip
+                  "tournaments", "tournament_games", "admin_actions",
+                  "server_settings"):  # fmt: skip
         assert counted.get(table, 0) >= 1, (table, counted)
     # the restored database serves: the rated game's players sign in with their passwords
     with serving(target) as client:

@@ -1,5 +1,6 @@
 """``kradan admin``: ``kradan serve``'s database from the command line: make an account (the
-first admin, say), give or take away the admin role, and back the database up or restore it
+first admin, say), give or take away the admin role, disable or enable an account, and back
+the database up or restore it
 (:mod:`kradan.web.backup`). Needs ``pip install 'kradan[web]'``.
 
 The password is read from the file ``--password-file`` names (its first line), else from the
@@ -21,6 +22,8 @@ from .common import DATABASE_MODULES, EXIT_BAD_INPUT, add_database_argument, mis
 EXAMPLES = """examples:
   kradan admin create-user somchai --admin --db club.db --password-file password.txt
   kradan admin set-admin somchai --revoke --db club.db
+  kradan admin disable-user somchai --db club.db
+  kradan admin enable-user somchai --db club.db
   kradan admin set-admin somchai --db club.db
   kradan admin backup club-backup.db --db club.db
   kradan admin restore club-backup.db --db restored.db"""
@@ -49,6 +52,12 @@ def add_parser(commands: Any) -> None:
     role = actions.add_parser("set-admin", help="give an account the admin role")
     role.add_argument("username")
     role.add_argument("--revoke", action="store_true", help="take the admin role away")
+    off = actions.add_parser(
+        "disable-user", help="disable an account: it cannot sign in, its sessions and tokens stop"
+    )
+    off.add_argument("username")
+    on = actions.add_parser("enable-user", help="enable a disabled account again")
+    on.add_argument("username")
     save = actions.add_parser("backup", help="copy the database to a file (while it serves)")
     save.add_argument("file", help="the new file (SQLite: a database; PostgreSQL: pg_dump's)")
     back = actions.add_parser("restore", help="restore a backup into a database")
@@ -56,7 +65,7 @@ def add_parser(commands: Any) -> None:
     back.add_argument(
         "--replace", action="store_true", help="into a database that holds tables already"
     )
-    for each in (create, role, save, back):
+    for each in (create, role, off, on, save, back):
         add_database_argument(each)
     parser.set_defaults(run=run)
 
@@ -92,10 +101,23 @@ async def _act(url: str, args: argparse.Namespace, password: str | None) -> str:
             assert password is not None
             made = await accounts.sign_up(args.username, password, admin=args.admin)
             return f"created {made.username}" + (" (admin)" if made.admin else "")
+        if args.admin_command in ("disable-user", "enable-user"):
+            return await _disable(engine, args.username, args.admin_command == "disable-user")
         changed = await accounts.set_admin(args.username, not args.revoke)
         return f"{changed.username} is {'an admin' if changed.admin else 'no longer an admin'}"
     finally:
         await engine.dispose()
+
+
+async def _disable(engine: Any, username: str, disabled: bool) -> str:
+    """Disable or enable ``username`` (written to the audit trail as the command line's)."""
+    from ..web.admin_users import UserAdmin
+    from ..web.audit import COMMAND_LINE, Audit
+
+    changed = await UserAdmin(engine).set_disabled(username, disabled, None)
+    action = "disable" if disabled else "enable"
+    await Audit(engine).record(None, COMMAND_LINE, action, changed.username)
+    return f"{changed.username} is {'disabled' if disabled else 'enabled'}"
 
 
 def run(args: argparse.Namespace) -> int:

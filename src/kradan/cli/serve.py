@@ -95,6 +95,19 @@ def add_parser(commands: Any) -> None:
         help=f"games one address may create at once before --create-rate paces it "
         f"({DEFAULT_CREATE_BURST})",
     )
+    parser.add_argument(
+        "--sign-up",
+        choices=("open", "closed"),
+        default="open",
+        help="whether anyone may make an account (open); closed: only an admin makes them "
+        "(kradan admin create-user). An admin may change it at /admin while the server runs",
+    )
+    parser.add_argument(
+        "--notice",
+        default="",
+        metavar="TEXT",
+        help="a notice on the front page (none); an admin may change it at /admin",
+    )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
 
@@ -187,6 +200,8 @@ def serve_settings(args: argparse.Namespace, import_limit: float) -> ServeSettin
         create_rate=rate,
         create_burst=burst,
         import_rate=round(import_limit * (1 << 20)),
+        sign_up_open=getattr(args, "sign_up", "open") == "open",
+        notice=getattr(args, "notice", "") or "",
     )
 
 

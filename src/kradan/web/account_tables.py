@@ -27,6 +27,8 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     #: an account an engine plays through the bot API
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: an account an admin disabled: it cannot sign in, and its sessions and tokens open nothing
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SessionRow(Base):

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from ..ratings import START_VOLATILITY, Rating, aged, rate_game
+from .access_log import note_account
 from .account_tables import AccountRow, RatingRow, SessionRow
 from .i18n import N_
 from .model import GameError, new_token, token_hash
@@ -183,6 +184,8 @@ class Accounts:
             self.throttle.failed(f"client:{client}")
             raise GameError(401, N_("wrong username or password"))
         self.throttle.succeeded(f"account:{key}")
+        if row.disabled:  # said only to whoever knows the password
+            raise GameError(403, N_("the account {name} is disabled"), name=repr(row.username))
         if _hasher.check_needs_rehash(row.password_hash):
             fresh = await asyncio.to_thread(_hasher.hash, password)
             async with self.sessions.begin() as session:
@@ -215,6 +218,7 @@ class Accounts:
                     select(AccountRow, SessionRow.expires_at)
                     .join(SessionRow, SessionRow.account_id == AccountRow.id)
                     .where(SessionRow.token_hash == token_hash(token))
+                    .where(AccountRow.disabled.is_(False))
                 )
             ).first()
         if found is None or found[1] < utcnow():
@@ -353,8 +357,13 @@ def accounts_of(request: HTTPConnection) -> Accounts:
 
 
 async def signed_in(request: Request) -> Account | None:
-    """The account the request's session cookie opens, or ``None``."""
-    return await accounts_of(request).of_session(request.cookies.get(SESSION_COOKIE))
+    """The account the request's session cookie opens, or ``None`` (noted for the access
+    log)."""
+    token = request.cookies.get(SESSION_COOKIE)
+    account = await accounts_of(request).of_session(token)
+    if account is not None:
+        note_account(request, account.username, token)
+    return account
 
 
 #: a guest's name when none is given, and the longest name

@@ -36,6 +36,7 @@ from .api import ErrorView, ExportAfter, ExportLimit, hall_of, same_origin
 from .i18n import N_
 from .listing import Listing
 from .model import GameError, players_text
+from .server_settings import runtime_settings
 
 router = APIRouter()
 
@@ -113,8 +114,10 @@ async def sign_up(
     body: Annotated[Credentials, Body()], request: Request, response: Response
 ) -> dict[str, Any]:
     """A new account (a username of 3 to 24 letters, digits, ``_`` or ``-``; a password of 8 to
-    256 characters), signed in at once."""
+    256 characters), signed in at once; 403 while an admin has closed sign-up."""
     same_origin(request)
+    if not (await runtime_settings(request).current())["sign_up_open"]:
+        raise GameError(403, N_("sign-up is closed: ask an admin for an account"))
     accounts = accounts_of(request)
     account = await accounts.sign_up(body.username, body.password)
     _set_session(request, response, await accounts.open_session(account.id))

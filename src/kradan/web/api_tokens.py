@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from starlette.requests import HTTPConnection
 
+from .access_log import note_account
 from .account_tables import AccountRow, ApiTokenRow
 from .accounts import Account, account_of_row
 from .i18n import N_
@@ -41,7 +42,7 @@ class ApiTokens:
         return token
 
     async def account_of(self, token: str | None) -> Account | None:
-        """The account ``token`` belongs to (``None``: no such token)."""
+        """The account ``token`` belongs to (``None``: no such token, or a disabled account's)."""
         if not token or len(token) > 100:
             return None
         async with self.sessions() as session:
@@ -49,6 +50,7 @@ class ApiTokens:
                 select(AccountRow)
                 .join(ApiTokenRow, ApiTokenRow.account_id == AccountRow.id)
                 .where(ApiTokenRow.token_hash == token_hash(token))
+                .where(AccountRow.disabled.is_(False))
             )
         return None if row is None else account_of_row(row)
 
@@ -68,9 +70,11 @@ def bearer_of(connection: HTTPConnection) -> str | None:
 async def token_account(connection: HTTPConnection) -> Account:
     """The account the request's API token proves; 401 without one, or for one of nobody."""
     tokens: ApiTokens = connection.app.state.api_tokens
-    account = await tokens.account_of(bearer_of(connection))
+    token = bearer_of(connection)
+    account = await tokens.account_of(token)
     if account is None:
         raise GameError(401, N_("an API token is needed: Authorization: Bearer <token>"))
+    note_account(connection, account.username, token)
     return account
 
 

@@ -25,7 +25,8 @@ connects any UCI or XBoard engine to it.
 
 Every route but the first takes ``Authorization: Bearer <token>``. A stream sends an empty
 line every :data:`KEEPALIVE_SECONDS` when nothing happens, so that a client or proxy sees the
-connection alive.
+connection alive; the event stream ends then if its token no longer opens anything (revoked,
+or the account disabled by an admin).
 """
 
 from __future__ import annotations
@@ -153,8 +154,12 @@ async def upgrade(request: Request) -> dict[str, Any]:
 
 
 async def _events(request: Request, account: Account) -> AsyncIterator[bytes]:
-    """The bot's events as they come: its games starting and ending, the challenges to it."""
+    """The bot's events as they come: its games starting and ending, the challenges to it;
+    the stream ends at a keepalive once its token opens nothing (revoked, or its account
+    disabled)."""
     hall, lobby, key = hall_of(request), _lobby(request), username_key(account.username)
+    tokens = _tokens(request)
+    token = bearer_of(request)
     started: set[str] = set()
     challenged: set[str] = set()
     quiet = 0.0
@@ -179,6 +184,8 @@ async def _events(request: Request, account: Account) -> AsyncIterator[bytes]:
             yield b"".join(lines)
         elif quiet >= KEEPALIVE_SECONDS:
             quiet = 0.0
+            if await tokens.account_of(token) is None:
+                return  # the token was revoked, or an admin disabled the account
             yield b"\n"
         await asyncio.sleep(POLL_SECONDS)
         quiet += POLL_SECONDS

@@ -142,6 +142,24 @@ class Chat:
             rows = (await session.execute(query)).all()
         return [message_json(row, username) for row, username in reversed(rows)]
 
+    async def recent(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest ``limit`` messages of every game, removed ones too (for an admin),
+        newest first: each with its game and whether it was removed."""
+        from .account_tables import AccountRow
+
+        query = (
+            select(ChatRow, AccountRow.username)
+            .outerjoin(AccountRow, AccountRow.id == ChatRow.account_id)
+            .order_by(ChatRow.id.desc())
+            .limit(limit)
+        )
+        async with self.sessions() as session:
+            rows = (await session.execute(query)).all()
+        return [
+            {**message_json(row, username), "game": row.game, "removed": row.removed}
+            for row, username in rows
+        ]
+
     def _count(self, key: str) -> None:
         """Count one message of ``key``; 429 when it has said :data:`BURST` in the window."""
         now = self.clock()

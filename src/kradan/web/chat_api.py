@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .accounts import SESSION_COOKIE, Account, accounts_of, signed_in
 from .api import ErrorView, cookie_name, room_of, same_origin, seat_token, socket_game
+from .audit import Audit
 from .chat import MAX_TEXT, Chat, Room, Speaker
 from .i18n import N_
 from .model import GameError
@@ -136,6 +137,8 @@ async def remove(
     if not account.admin:
         raise GameError(403, N_("only an admin removes messages"))
     await chat_of(request).remove(message_id, account.id)
+    audit: Audit = request.app.state.audit
+    await audit.record(account.id, account.username, "remove_message", str(message_id))
     return Response(status_code=204)
 
 

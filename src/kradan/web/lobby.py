@@ -160,6 +160,15 @@ class Lobby:
         if seek.game is None:
             del self.seeks[seek.id]
 
+    def drop_seeks_of(self, account_id: int) -> int:
+        """Take the open seeks of account ``account_id`` off the lobby (a disabled account's);
+        how many went."""
+        gone = [k for k, s in self.seeks.items() if s.owner is not None
+                and s.owner.id == account_id and s.game is None]  # fmt: skip
+        for seek_id in gone:
+            del self.seeks[seek_id]
+        return len(gone)
+
     def decline(self, seek_id: str, addressee: Account) -> None:
         """Turn down challenge ``seek_id`` made to ``addressee``: the seek goes.
 

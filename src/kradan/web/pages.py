@@ -51,6 +51,7 @@ from ..errors import KradanError
 from ..games import Game, find_game, game_names
 from ..rulesets import Option
 from . import assets, i18n
+from .server_settings import runtime_settings
 
 router = APIRouter()
 #: the game the new-game page offers first
@@ -264,9 +265,9 @@ def rule_options(game: Game, gettext: Translate = str) -> str:
     )
 
 
-def new_game_page_in(language: str, path: str = "/") -> HTMLResponse:
+def new_game_page_in(language: str, path: str = "/", notice: str = "") -> HTMLResponse:
     """The new-game page in ``language``, with Makruk chosen (made anew: a game may be
-    registered later)."""
+    registered later), and the admin's ``notice`` ('': none)."""
     gettext = i18n.translations(language).gettext
     games = drawable_games()
     choices = "".join(
@@ -281,13 +282,21 @@ def new_game_page_in(language: str, path: str = "/") -> HTMLResponse:
         games_json=descriptions_json(gettext),
         game_choices=Markup(choices),
         rule_options=Markup("".join(rule_options(game, gettext) for game in games)),
+        notice=notice,
     )
 
 
 @router.get("/", response_class=HTMLResponse)
 async def new_game_page(request: Request) -> HTMLResponse:
-    """The new-game page."""
-    return new_game_page_in(request_language(request))
+    """The new-game page, with the notice an admin set (:mod:`.server_settings`)."""
+    notice = str((await runtime_settings(request).current())["notice"])
+    return new_game_page_in(request_language(request), notice=notice)
+
+
+@router.get("/admin", response_class=HTMLResponse)
+async def admin_page(request: Request) -> HTMLResponse:
+    """The admin's page (the browser asks the admin API, which refuses anyone else)."""
+    return render("admin.html", request_language(request), "/admin")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -334,8 +343,9 @@ async def editor_page(request: Request) -> HTMLResponse:
 
 @router.get("/login", response_class=HTMLResponse)
 async def login_page(request: Request) -> HTMLResponse:
-    """Sign in, or make an account."""
-    return render("login.html", request_language(request), "/login")
+    """Sign in, or make an account (while sign-up is open: :mod:`.server_settings`)."""
+    open_ = bool((await runtime_settings(request).current())["sign_up_open"])
+    return render("login.html", request_language(request), "/login", sign_up_open=open_)
 
 
 @router.get("/ratings", response_class=HTMLResponse)

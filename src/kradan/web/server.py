@@ -4,8 +4,10 @@ PGN), the pages and the guards every response passes (the ``Host`` allowlist, :m
 bodies of at most 4 KB, but for PGN text and the archive's PGN imports, streamed up to their
 own limit; a ``Content-Security-Policy`` on every response, errors as ``{"error": ...}``), the
 limits per client address of :class:`~kradan.web.settings.ServeSettings`, the archive's and
-explorer's routes (:mod:`.archive_api`), whose store gets every game that ends, and ``/docs``,
-Swagger UI served from the package (``static/docs/``, copied there by board-bundle/build.mjs).
+explorer's routes (:mod:`.archive_api`), whose store gets every game that ends, the admin's
+routes (:mod:`.admin_api`) with the access log every request goes into (:mod:`.access_log`),
+and ``/docs``, Swagger UI served from the package (``static/docs/``, copied there by
+board-bundle/build.mjs).
 """
 
 from __future__ import annotations
@@ -31,14 +33,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from . import i18n, study
-from .accounts import Accounts
+from .access_log import AccessLog, AccessLogger
+from .accounts import SESSION_COOKIE, Accounts
 from .accounts_api import router as accounts_router
+from .admin_api import router as admin_router
+from .admin_games import GameAdmin
+from .admin_users import UserAdmin
 from .analysis import router as analysis_router
 from .api import MAX_BODY, router, unknown_game
 from .api_tokens import ApiTokens
 from .archive import ArchiveStore
 from .archive_api import ARCHIVE_MAX_BODY
 from .archive_api import router as archive_router
+from .audit import Audit
 from .bot_api import router as bot_router
 from .chat import Chat
 from .chat_api import router as chat_router
@@ -54,6 +61,7 @@ from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
 from .room.dead_rules import DeadGameRules
+from .server_settings import RuntimeSettings
 from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
@@ -348,6 +356,10 @@ def create_app(
         app.state.api_tokens = ApiTokens(engine)
         director = app.state.director = Director(hall, TournamentStore(engine), hall.accounts)
         hall.ended_hooks.append(director.game_ended)
+        app.state.user_admin = UserAdmin(engine)
+        app.state.game_admin = GameAdmin(engine, hall)
+        app.state.audit = Audit(engine)
+        app.state.runtime_settings = RuntimeSettings(engine, settings)
         app.state.hall = hall
         app.state.pool = pool
         app.state.archive = archive
@@ -390,6 +402,8 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
+    app.state.access_log = AccessLog()
+    app.add_middleware(AccessLogger, log=app.state.access_log, cookie=SESSION_COOKIE)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
@@ -406,6 +420,7 @@ def create_app(
     app.include_router(chat_router)
     app.include_router(bot_router)
     app.include_router(tournaments_router)
+    app.include_router(admin_router)
     _include_pages(app)
     return app
 

@@ -109,6 +109,9 @@ class ServeSettings:
       posting or taking a seek, a rematch), ``create_burst`` of them at once; 0: no limit.
     - ``import_rate``: the bytes of PGN one address may import into the archive a minute;
       0: no limit.
+    - ``sign_up_open``: whether anyone may make an account (``POST /api/accounts``), and
+      ``notice``: a notice on the front page; both the defaults of what an admin changes at
+      run time (:mod:`kradan.web.server_settings`).
     - ``clock``: the seconds the limits count by (a test gives its own).
 
     :raises ValueError: for a negative rate, a burst under one or no allowed host
@@ -118,6 +121,8 @@ class ServeSettings:
     create_rate: float = DEFAULT_CREATE_RATE
     create_burst: int = DEFAULT_CREATE_BURST
     import_rate: int = DEFAULT_IMPORT_RATE
+    sign_up_open: bool = True
+    notice: str = ""
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 
     def __post_init__(self) -> None:

@@ -17,9 +17,10 @@ from typing import Any, cast
 from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
-# the archive's, the accounts' and the chat's tables share the schema's metadata, so that
-# Alembic compares one schema
+# the archive's, the accounts', the admin's and the chat's tables share the schema's metadata,
+# so that Alembic compares one schema
 from . import account_tables as _account_tables  # noqa: F401
+from . import admin_tables as _admin_tables  # noqa: F401
 from . import archive_tables as _archive_tables  # noqa: F401
 from . import chat_tables as _chat_tables  # noqa: F401
 from . import tournament_tables as _tournament_tables  # noqa: F401

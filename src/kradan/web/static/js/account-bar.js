@@ -1,7 +1,7 @@
 /* kradan serve: who is signed in, in the page header (templates/language.html): the account's
- * name (a link to its page) and "Sign out", or "Sign in". ``account`` is a promise of
- * GET /api/session's answer ({username, admin}; username null for a guest) for the page's
- * other modules. */
+ * name (a link to its page) and "Sign out", or "Sign in"; for an admin, a link to /admin.
+ * ``account`` is a promise of GET /api/session's answer ({username, admin}; username null for
+ * a guest) for the page's other modules. */
 import { request } from './api.js';
 import { t } from './words.js';
 
@@ -20,6 +20,13 @@ function link(href, text) {
   const anchor = document.createElement('a');
   anchor.href = href;
   anchor.textContent = text;
+  return anchor;
+}
+
+/** The link to the admin page, shown to admins only. */
+function adminLink() {
+  const anchor = link('/admin', t('Admin'));
+  anchor.id = 'admin-link';
   return anchor;
 }
 
@@ -42,6 +49,7 @@ async function show() {
         window.location.reload();
       }
     });
+    if (me.admin) bar.append(adminLink(), ' ');
     bar.append(name, ' ', out);
   } else {
     const here = window.location.pathname + window.location.search;

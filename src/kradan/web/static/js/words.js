@@ -150,6 +150,7 @@ const TERMINATIONS = {
   insufficient_material: N_('insufficient material'),
   aborted: N_('aborted'),
   abandoned: N_('a player left the game'),
+  adjudication: N_('adjudication'),
 };
 
 /** How a game ended, in words ('' while it goes on). */
