@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import struct
 from collections import Counter
 from pathlib import Path
 
@@ -14,7 +15,16 @@ import pytest
 from kradan import Board, pgn
 from kradan.alquerque import Board as AlquerqueBoard
 from kradan.cli.main import main
-from kradan.engine.book import ENTRY, MAGIC, Book, BookError, build, position_key
+from kradan.engine.book import (
+    ENTRY,
+    MAGIC,
+    MAX_WEIGHT,
+    Book,
+    BookError,
+    build,
+    entries_of,
+    position_key,
+)
 from kradan.engine.protocol.uci import UciEngine
 from kradan.errors import InputFileError
 from kradan.runners.match import load_openings
@@ -112,6 +122,35 @@ def test_bad_book_files_are_typed_errors_that_name_them(book: Book, tmp_path: Pa
         Book.read(path)
 
 
+def test_a_book_of_another_format_or_with_missing_entries_is_refused_exactly(
+    book: Book, tmp_path: Path
+) -> None:
+    """Issue 49 (mutation/book.toml's survivors): an older format is refused as a newer one
+    is, and a damaged book says how many bytes of entries it holds."""
+    path = tmp_path / "m.book"
+    book.write(path)
+    data = path.read_bytes()
+    for version in (0, 2):
+        path.write_bytes(MAGIC + struct.pack("<I", version) + data[len(MAGIC) + 4 :])
+        with pytest.raises(BookError, match=f"book format {version}; this kradan reads 1"):
+            Book.read(path)
+    path.write_bytes(data[:-3])
+    entries = book.entries.size * ENTRY.itemsize
+    with pytest.raises(BookError, match=rf"{book.entries.size} entries announced, "
+                       rf"{entries - 3} bytes of entries"):  # fmt: skip
+        Book.read(path)
+
+
+def test_a_weight_past_four_billion_is_capped() -> None:
+    """A move's weight is stored in 32 bits: a larger one is kept at the largest it can be,
+    not wrapped round (mutation/book.toml's survivor)."""
+    weights = {(7, "e3e4"): 2**32 + 5, (7, "d3d4"): 2**32 - 1, (9, "c3c4"): 3, (9, "f3f4"): 1}
+    entries = entries_of(weights, min_weight=2)
+    assert [(int(e["key"]), e["move"].decode(), int(e["weight"])) for e in entries] == [
+        (7, "e3e4", MAX_WEIGHT), (7, "d3d4", MAX_WEIGHT), (9, "c3c4", 3)]  # fmt: skip
+    assert MAX_WEIGHT == 2**32 - 1
+
+
 def test_a_book_answers_only_for_its_own_game(book: Book) -> None:
     with pytest.raises(BookError, match="a makruk book has no cambodian positions"):
         book.moves(Board(variant="cambodian"))
@@ -130,6 +169,8 @@ def test_choose_follows_the_weights(book: Book) -> None:
 def test_lines_are_different_and_follow_the_book(book: Book) -> None:
     lines = book.lines(10, plies=4, seed=1)
     assert sorted(map(tuple, lines)) == sorted({("e3e4",), ("d3d4", "d6d5")})
+    # a line stops at its plies, though the book goes on
+    assert sorted(map(tuple, book.lines(10, plies=1, seed=1))) == [("d3d4",), ("e3e4",)]
     assert book.lines(10, plies=4, seed=1) == lines  # the seed decides
 
 

@@ -22,7 +22,7 @@ import hashlib
 import random
 import struct
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,8 @@ from ..games import AnyBoard, canonical_name, new_board
 MAGIC = b"KRADANBK"
 VERSION = 1
 ENTRY = np.dtype([("key", "<u8"), ("move", "S8"), ("weight", "<u4")])
+#: the largest weight an entry holds
+MAX_WEIGHT = 2**32 - 1
 #: plies of each game a book keeps by default
 DEFAULT_PLIES = 20
 
@@ -175,12 +177,26 @@ def build(games: Iterable[Any], game: str, plies: int = DEFAULT_PLIES, min_weigh
             if earned:
                 weights[(position_key(board), move.uci())] += earned
             board.push(move)
-    entries = np.array(
-        [(key, uci.encode("ascii"), min(weight, 2**32 - 1))
+    return Book(wanted, entries_of(weights, min_weight))
+
+
+def entries_of(weights: Mapping[tuple[int, str], int], min_weight: int = 1) -> np.ndarray:
+    """A book's entries from ``(position key, uci) -> weight``, less the weights below
+    ``min_weight``; a weight past what 32 bits hold is kept at the largest, never wrapped."""
+    return np.array(
+        [(key, uci.encode("ascii"), min(weight, MAX_WEIGHT))
          for (key, uci), weight in weights.items() if weight >= min_weight],
         dtype=ENTRY,
     )  # fmt: skip
-    return Book(wanted, entries)
 
 
-__all__ = ["DEFAULT_PLIES", "Book", "BookError", "BookMove", "build", "position_key"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "MAX_WEIGHT",
+    "Book",
+    "BookError",
+    "BookMove",
+    "build",
+    "entries_of",
+    "position_key",
+]
