@@ -169,6 +169,8 @@ def test_choose_follows_the_weights(book: Book) -> None:
 def test_lines_are_different_and_follow_the_book(book: Book) -> None:
     lines = book.lines(10, plies=4, seed=1)
     assert sorted(map(tuple, lines)) == sorted({("e3e4",), ("d3d4", "d6d5")})
+    # however many are asked for, the draws go on until the book's lines are found
+    assert sorted(map(tuple, book.lines(8, plies=4, seed=1))) == sorted(map(tuple, lines))
     # a line stops at its plies, though the book goes on
     assert sorted(map(tuple, book.lines(10, plies=1, seed=1))) == [("d3d4",), ("e3e4",)]
     assert book.lines(10, plies=4, seed=1) == lines  # the seed decides
@@ -180,6 +182,10 @@ def test_an_alquerque_book_keys_points_and_side_only() -> None:
     assert [m.uci for m in book.moves(AlquerqueBoard())] == ["c2c3"]
     later = AlquerqueBoard("ppppp/ppppp/pp1PP/PPPPP/PPPPP w - 7 30")
     assert position_key(later) == position_key(AlquerqueBoard())
+    huffable = AlquerqueBoard("ppppp/ppppp/pp1PP/PPPPP/PPPPP w a5 0 1")  # a piece to huff
+    assert position_key(huffable) == position_key(AlquerqueBoard())
+    black = AlquerqueBoard("ppppp/ppppp/pp1PP/PPPPP/PPPPP b - 0 1")
+    assert position_key(black) != position_key(AlquerqueBoard())
 
 
 # --- its users ---------------------------------------------------------------------------------
