@@ -9,12 +9,11 @@ import os
 import re
 import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import KradanError
+from ..interrupts import Terminated, sigterm_as_interrupt
 from . import (
     admin,
     analyse,
@@ -65,29 +64,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so that a command stops the same way: a match cancels its
-    games and ends its workers and their engines, files are closed, the games so far kept."""
-
-
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM (``kill``, a service manager) raises :class:`Terminated`;
-    only the main thread can catch signals, so elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _refuse_unknown(
     parser: argparse.ArgumentParser, args: argparse.Namespace, unknown: list[str]
 ) -> None:
@@ -131,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        with _sigterm_as_interrupt():
+        with sigterm_as_interrupt():
             return int(args.run(args))
     except KradanError as error:
         return fail(str(error))

@@ -94,6 +94,11 @@ class LocalExecutor(Executor):
                 process.terminate()
         for process in processes:
             process.join(timeout=5)
+        # the pool's manager thread closes its wake-up pipe as it ends: waited for here, so that
+        # Python's exit does not write to that pipe while it closes ("Bad file descriptor")
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=5)
 
     def describe(self) -> str:
         count = self.workers
