@@ -15,7 +15,9 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import re
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -43,6 +45,7 @@ from .bot_api import router as bot_router
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
+from .forward import Forwarder
 from .hall import Hall
 from .hosts import HostAllowlist
 from .i18n import N_
@@ -50,6 +53,7 @@ from .limits import create_limit
 from .lobby import Lobby
 from .lobby_api import router as lobby_router
 from .model import GameError
+from .owners import Elsewhere, Owners
 from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
@@ -240,6 +244,13 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+async def _elsewhere(request: Request, error: Exception) -> JSONResponse:
+    """A game that another process took while this request was on its way to it."""
+    assert isinstance(error, Elsewhere)
+    text = f"game {error.public_id!r} is served by another process: try again"
+    return JSONResponse({"error": text}, status_code=503, headers={"retry-after": "1"})
+
+
 async def _server_error(request: Request, error: Exception) -> JSONResponse:
     """A bug: logged; the answer has the same guards as every other."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
@@ -286,6 +297,20 @@ def _include_pages(app: FastAPI) -> None:
         log.info("kradan.web.pages is missing: the server offers the JSON API only")
         return
     app.include_router(pages.router)
+
+
+async def own_games(url: str, address: str) -> Owners:
+    """This process's share of the games on ``url`` (PostgreSQL), known to the others as
+    ``address`` (:mod:`.owners`); losing its connection stops the process (a supervisor
+    starts it again), since it no longer owns its games."""
+    owners = Owners(url, address)
+    await owners.open()
+
+    def lost() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    owners.on_lost = lost
+    return owners
 
 
 #: with ``freeze_startup``: new objects between two collections of the youngest generation
@@ -338,6 +363,8 @@ def create_app(
         await migrate(engine)
         archive = ArchiveStore(engine)
         hall = Hall(Store(engine), pool, archive, dead_games)
+        if settings.internal_url is not None:
+            hall.owners = await own_games(url, settings.internal_url)
         hall.accounts = app.state.accounts = Accounts(engine)
         app.state.lobby = Lobby(hall)
         app.state.chat = Chat(engine)
@@ -346,6 +373,8 @@ def create_app(
         app.state.pool = pool
         app.state.archive = archive
         await hall.resume()
+        if hall.owners is not None:
+            hall.spawn_task("taking over games", hall.take_over())
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
         thresholds = gc.get_threshold()
@@ -377,9 +406,22 @@ def create_app(
     app.state.import_limit = ImportLimit(rate, clock=settings.clock) if rate else None
     app.state.create_limit = create_limit(settings)
     app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(Elsewhere, _elsewhere)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _server_error)
+    if settings.internal_url is not None:
+        if not url.startswith("postgresql"):
+            raise ValueError(
+                "several processes (an internal URL) need PostgreSQL: an SQLite database is "
+                "served by one process"
+            )
+
+        async def locate(public_id: str) -> str | None:
+            hall: Hall = app.state.hall
+            return await hall.locate(public_id)
+
+        app.add_middleware(Forwarder, locate=locate, address=settings.internal_url)
     app.add_middleware(BodyLimit)
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from urllib.parse import urlsplit
 
 from .rate_limit import DEFAULT_IMPORT_RATE
 
@@ -89,6 +90,31 @@ def default_hosts(bind: str) -> tuple[str, ...]:
     return (*LOOPBACK_HOSTS, name)
 
 
+def parse_internal_url(text: str) -> str:
+    """``--internal-url``'s value: ``http://HOST:PORT`` with nothing after it.
+
+    >>> parse_internal_url("http://10.0.0.5:8081/")
+    'http://10.0.0.5:8081'
+
+    :raises ValueError: for anything else
+    """
+    parts = urlsplit(text.strip())
+    if (
+        parts.scheme != "http"
+        or not parts.hostname
+        or parts.port is None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
+        raise ValueError(
+            f"internal URL {text!r}: expected http://HOST:PORT, the address the other "
+            "processes reach this one by"
+        )
+    return f"http://{parts.netloc}"
+
+
 class Unset(Enum):
     """The value of a keyword argument not given (``create_app``'s ``import_rate``)."""
 
@@ -109,6 +135,10 @@ class ServeSettings:
       posting or taking a seek, a rematch), ``create_burst`` of them at once; 0: no limit.
     - ``import_rate``: the bytes of PGN one address may import into the archive a minute;
       0: no limit.
+    - ``internal_url``: with several processes on one PostgreSQL, the URL the other
+      processes reach this one by (``http://10.0.0.5:8081``): each game is served by one
+      process, and the others pass its requests there (docs/scaling.md); ``None``: this
+      process is the only one.
     - ``clock``: the seconds the limits count by (a test gives its own).
 
     :raises ValueError: for a negative rate, a burst under one or no allowed host
@@ -118,6 +148,7 @@ class ServeSettings:
     create_rate: float = DEFAULT_CREATE_RATE
     create_burst: int = DEFAULT_CREATE_BURST
     import_rate: int = DEFAULT_IMPORT_RATE
+    internal_url: str | None = None
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 
     def __post_init__(self) -> None:
@@ -134,6 +165,11 @@ class ServeSettings:
             raise ValueError(f"create_burst {self.create_burst!r}: expected 1 or more")
         if self.import_rate < 0:
             raise ValueError(f"import_rate {self.import_rate!r}: expected bytes a minute, or 0")
+        if self.internal_url is not None:
+            object.__setattr__(self, "internal_url", parse_internal_url(self.internal_url))
+            internal = host_name(urlsplit(self.internal_url).netloc)
+            if not self.any_host and internal not in normal:
+                object.__setattr__(self, "allowed_hosts", (*normal, internal))
 
     @property
     def any_host(self) -> bool:
@@ -152,4 +188,5 @@ __all__ = [
     "default_hosts",
     "host_name",
     "parse_hosts",
+    "parse_internal_url",
 ]

@@ -1,0 +1,214 @@
+"""Several ``kradan serve`` processes on one PostgreSQL (docs/scaling.md): each game is served by
+one process (an advisory lock, :mod:`kradan.web.owners`), the others pass its requests and
+websockets on (:mod:`kradan.web.forward`), and a process killed with SIGKILL hands its games
+to another with no acknowledged move lost."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.loopback import call, free_port
+
+from .web_helpers import wait_for
+
+
+def start_process(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
+    """``kradan serve`` on 127.0.0.1:``port``, one of several on ``db``, up and answering."""
+    output = log.open("ab")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db, "--engines", "1", "--create-rate", "off",
+         "--internal-url", f"http://127.0.0.1:{port}"],
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    output.close()
+
+    def up() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"kradan serve exited:\n{log.read_text()[-3000:]}")
+        try:
+            call(f"http://127.0.0.1:{port}/api/games?limit=1", timeout=5)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+        return True
+
+    wait_for(up, timeout=90, step=0.2)
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+class Watcher:
+    """A spectator's websocket on one process, read in a thread: every game message it got."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.stack = contextlib.ExitStack()
+        self.socket = self.stack.enter_context(connect(url, open_timeout=20))
+        self.views: list[dict[str, Any]] = []
+        self.closed: str | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for text in self.socket:
+                message = json.loads(text)
+                if message.get("type") == "game":
+                    self.views.append(message["game"])
+        except ConnectionClosed as closed:
+            self.closed = repr(closed)
+
+    def moves(self) -> list[str]:
+        return list(self.views[-1]["moves"]) if self.views else []
+
+    def close(self) -> None:
+        self.stack.close()
+        self.thread.join(10)
+
+
+def test_a_game_goes_on_through_another_process_after_sigkill(
+    postgresql_cluster: Any, tmp_path: Path
+) -> None:
+    db = postgresql_cluster.new_database()
+    ports = free_port(), free_port()
+    a_url, b_url = (f"http://127.0.0.1:{port}" for port in ports)
+    log = tmp_path / "serve.log"
+    a = start_process(ports[0], db, log)
+    b = start_process(ports[1], db, log)
+    watcher: Watcher | None = None
+    try:
+        created = call(f"{a_url}/api/games", {"opponent": "human"})
+        game_id = created["id"]
+        tokens = [created["token"], created["invite"]]
+        acknowledged: list[str] = []
+
+        def play(base: str, ply: int, state: dict[str, Any]) -> dict[str, Any]:
+            legal = state["legal_moves"]
+            uci = legal[(ply * 7) % len(legal)]
+            played = call(f"{base}/api/games/{game_id}/moves", {"move": uci}, tokens[ply % 2])
+            acknowledged[:] = played["moves"]
+            return dict(played)
+
+        # a spectator on B watches the game A serves, live
+        watcher = Watcher(f"ws://127.0.0.1:{ports[1]}/api/games/{game_id}/socket")
+        wait_for(lambda: watcher is not None and bool(watcher.views), timeout=20)
+        state = call(f"{b_url}/api/games/{game_id}")  # B answers for it, from A
+        assert state["moves"] == [] and state["status"] == "playing"
+        for ply in range(6):
+            state = play(a_url, ply, state)
+            wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
+        state = play(b_url, 6, state)  # a move sent to B is played by A, its owner
+        wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
+        assert call(f"{a_url}/api/games/{game_id}")["moves"] == acknowledged
+
+        a.send_signal(signal.SIGKILL)
+        a.wait(10)
+        seen = list(acknowledged)
+        assert len(seen) == 7
+        # B takes the game over, rebuilt from the database: every acknowledged move is there
+        state = call(f"{b_url}/api/games/{game_id}")
+        assert state["moves"][: len(seen)] == seen and len(state["moves"]) <= len(seen) + 1
+        assert state["status"] == "playing"
+        for ply in range(len(state["moves"]), len(state["moves"]) + 4):
+            state = play(b_url, ply, state)
+        assert state["moves"][: len(seen)] == seen and len(state["moves"]) >= len(seen) + 4
+        # the spectator's websocket on B went on: it sees the moves B now serves
+        wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
+        assert watcher.closed is None
+    finally:
+        if watcher is not None:
+            watcher.close()
+        for process in (a, b):
+            stop(process)
+
+
+def test_a_game_is_served_by_one_process_at_a_time(postgresql_cluster: Any, tmp_path: Path) -> None:
+    """Two owners on one database: a game's lock is held by one, named by its URL to the
+    other, and free once the holder's connection closes."""
+    from kradan.web.owners import Owners
+    from kradan.web.storage import make_engine, migrate
+
+    db = postgresql_cluster.new_database()
+
+    async def work() -> None:
+        engine = make_engine(db)
+        await migrate(engine)
+        await engine.dispose()
+        first, second = Owners(db, "http://127.0.0.1:1"), Owners(db, "http://127.0.0.1:2")
+        await first.open()
+        await second.open()
+        try:
+            assert await first.claim(41) and await first.claim(41)  # held: claimed again
+            assert not await second.claim(41)
+            assert await second.owner_of(41) == "http://127.0.0.1:1"
+            assert await second.owner_of(42) is None
+            assert await second.claim(42)
+            await first.close()
+            assert await second.owner_of(41) is None
+            assert await second.claim(41)
+            await second.release(41)
+            assert await second.owner_of(41) is None
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(work())
+
+
+def test_an_internal_url_needs_postgresql(tmp_path: Path, capsys: Any) -> None:
+    from kradan.cli import main
+
+    db = str(tmp_path / "games.db")
+    assert main.main(["serve", "--db", db, "--internal-url", "http://127.0.0.1:8081"]) == 2
+    assert "several processes need PostgreSQL" in capsys.readouterr().err
+    assert main.main(["serve", "--db", db, "--internal-url", "ftp://x"]) == 2
+    assert "'ftp://x'" in capsys.readouterr().err
+
+
+def test_internal_urls() -> None:
+    from kradan.web.settings import ServeSettings, parse_internal_url
+
+    assert parse_internal_url("http://10.0.0.5:8081/") == "http://10.0.0.5:8081"
+    for bad in ("10.0.0.5:8081", "http://10.0.0.5", "https://h:1", "http://h:1/x", "http://u@h:1"):
+        with pytest.raises(ValueError, match="internal URL"):
+            parse_internal_url(bad)
+    settings = ServeSettings(internal_url="http://10.0.0.5:8081")
+    assert "10.0.0.5" in settings.allowed_hosts  # the other processes reach it by that name
+
+
+def test_game_paths() -> None:
+    from kradan.web.forward import game_of
+
+    game = "Xk2_9aQw-Lm3"
+    for path in (f"/api/games/{game}", f"/api/games/{game}/moves", f"/api/games/{game}/socket",
+                 f"/api/games/{game}/chat/socket", f"/join/{game}",
+                 f"/api/bot/game/stream/{game}", f"/api/bot/game/{game}/move/e3e4"):  # fmt: skip
+        assert game_of(path) == game, path
+    for path in ("/api/games", "/api/games.pgn", f"/games/{game}", "/api/seeks", "/"):
+        assert game_of(path) is None, path
