@@ -148,6 +148,73 @@ def test_a_game_goes_on_through_another_process_after_sigkill(
             stop(process)
 
 
+def answer(url: str, method: str = "GET", body: Any = None, token: str | None = None) -> Any:
+    """``(status, JSON)`` of a request to ``url`` (errors too)."""
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def test_a_seek_posted_on_one_process_is_listed_and_taken_on_another(
+    postgresql_cluster: Any, tmp_path: Path
+) -> None:
+    db = postgresql_cluster.new_database()
+    ports = free_port(), free_port()
+    a_url, b_url = (f"http://127.0.0.1:{port}" for port in ports)
+    log = tmp_path / "serve.log"
+    a = start_process(ports[0], db, log)
+    b = start_process(ports[1], db, log)
+    try:
+        status, posted = answer(
+            f"{a_url}/api/seeks", "POST", {"variant": "makruk", "clock": "60+0"}
+        )
+        assert status == 201, posted
+        seek_id, token = posted["id"], posted["token"]
+
+        def listed(base: str) -> list[str]:
+            return [seek["id"] for seek in call(f"{base}/api/seeks")["seeks"]]
+
+        wait_for(lambda: seek_id in listed(b_url), timeout=20)  # told through NOTIFY
+        # its owner asks after it through B: B passes the question to A, which holds it
+        status, state = answer(f"{b_url}/api/seeks/{seek_id}", token=token)
+        assert status == 200 and state["status"] == "open"
+        assert answer(f"{b_url}/api/seeks/{seek_id}", token="wrong")[0] == 403
+        # taken through B: the game is made by A, and both seats play it through either
+        status, taken = answer(f"{b_url}/api/seeks/{seek_id}/accept", "POST", {})
+        assert status == 200, taken
+        status, state = answer(f"{b_url}/api/seeks/{seek_id}", token=token)
+        assert status == 200 and state["status"] == "accepted" and state["game"] == taken["game"]
+        wait_for(lambda: seek_id not in listed(b_url), timeout=20)
+        assert seek_id not in listed(a_url)
+        assert answer(f"{b_url}/api/seeks/{seek_id}/accept", "POST", {})[0] == 404
+        game_id = taken["game"]
+        white = taken["token"] if taken["color"] == "white" else state["token"]
+        played = call(f"{b_url}/api/games/{game_id}/moves", {"move": "e3e4"}, white)
+        assert played["moves"] == ["e3e4"]
+        assert call(f"{a_url}/api/games/{game_id}")["moves"] == ["e3e4"]
+        # a seek withdrawn on its home goes from the other's list
+        _, second = answer(f"{a_url}/api/seeks", "POST", {"variant": "makruk"})
+        wait_for(lambda: second["id"] in listed(b_url), timeout=20)
+        assert (
+            answer(f"{b_url}/api/seeks/{second['id']}", "DELETE", token=second["token"])[0] == 204
+        )
+        wait_for(lambda: second["id"] not in listed(b_url), timeout=20)
+        assert second["id"] not in listed(a_url)
+    finally:
+        for process in (a, b):
+            stop(process)
+
+
 def test_a_game_is_served_by_one_process_at_a_time(postgresql_cluster: Any, tmp_path: Path) -> None:
     """Two owners on one database: a game's lock is held by one, named by its URL to the
     other, and free once the holder's connection closes."""

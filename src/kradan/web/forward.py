@@ -41,6 +41,8 @@ GAME_PATHS = re.compile(
     r"^/(?:api/games/([A-Za-z0-9_-]{12})(?:/.*)?|join/([A-Za-z0-9_-]{12})"
     r"|api/bot/game/(?:stream/)?([A-Za-z0-9_-]{12})(?:/.*)?)$"
 )
+#: the paths of one seek's requests (asked after, taken, withdrawn, a challenge's answer)
+SEEK_PATHS = re.compile(r"^/api/(?:seeks|challenge)/([A-Za-z0-9_-]{12})(?:/.*)?$")
 #: the header of a request one process passes to another
 FORWARDED = b"x-kradan-forwarded"
 #: how long a request waits for a game whose process has gone to be free to take over
@@ -62,29 +64,51 @@ def game_of(path: str) -> str | None:
     return next(group for group in found.groups() if group)
 
 
-class Forwarder:
-    """ASGI middleware: a game's request goes to the process that serves the game."""
+async def _here(public_id: str) -> str | None:
+    return None
 
-    def __init__(self, app: ASGIApp, locate: Callable[[str], Any], address: str) -> None:
+
+class Forwarder:
+    """ASGI middleware: a game's request goes to the process that serves the game, a seek's
+    to the process that holds the seek."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        locate: Callable[[str], Any],
+        address: str,
+        seek_home: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.app = app
         #: ``await locate(public_id)``: ``None`` here, else the owner's internal URL
         self.locate = locate
         self.address = address
+        #: ``seek_home(seek_id)``: ``None`` here, else the holder's internal URL
+        self.seek_home = seek_home or (lambda seek_id: None)
         self.client: Any = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        public_id = game_of(scope.get("path", "")) if scope["type"] != "lifespan" else None
-        if public_id is None:
+        if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
             return
+        path = scope.get("path", "")
         forwarded = any(name == FORWARDED for name, _ in scope.get("headers", []))
+        public_id = game_of(path)
+        if public_id is None:
+            seek = SEEK_PATHS.match(path)
+            home = None if seek is None or forwarded else self.seek_home(seek.group(1))
+            if home is None or scope["type"] != "http":
+                await self.app(scope, receive, send)
+            else:  # a home that has gone took its seeks along: then answered here (404)
+                await self._http(scope, receive, send, seek.group(1) if seek else "", home, _here)
+            return
         address = await self._owner(public_id)
         if address is None:
             await self.app(scope, receive, send)
         elif forwarded:
             await _misdirected(scope, send, public_id)
         elif scope["type"] == "http":
-            await self._http(scope, receive, send, public_id, address)
+            await self._http(scope, receive, send, public_id, address, self.locate)
         else:
             await self._socket(scope, receive, send, public_id, address)
 
@@ -101,8 +125,16 @@ class Forwarder:
     # --- HTTP ----------------------------------------------------------------------------------
 
     async def _http(
-        self, scope: Scope, receive: Receive, send: Send, public_id: str, address: str
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        public_id: str,
+        address: str,
+        locate: Callable[[str], Any],
     ) -> None:
+        """Pass the request to ``address`` and its answer back; when that process is gone,
+        ask ``locate`` again (``None``: answer here)."""
         import httpx2
 
         body = bytearray()
@@ -141,7 +173,7 @@ class Forwarder:
                 await _unavailable(scope, send, public_id)
                 return
             await asyncio.sleep(0.1)
-            located = await self.locate(public_id)
+            located = await locate(public_id)
             if located is None:  # ours now: served here, with the body as it came
                 await self.app(scope, _replay(bytes(body), receive), send)
                 return

@@ -151,10 +151,13 @@ class Owners:
         await self.run("SELECT pg_notify($1, $2)", channel, payload)
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
-        """Call ``callback`` with the payload of every notification on ``channel``."""
+        """Call ``callback`` with the payload of every notification on ``channel`` that
+        another process sent."""
+        own = self.connection.get_server_pid()
 
         def heard(connection: Any, pid: int, name: str, payload: str) -> None:
-            callback(payload)
+            if pid != own:
+                callback(payload)
 
         async with self.busy:
             await self.connection.add_listener(channel, heard)

@@ -42,6 +42,7 @@ from .archive import ArchiveStore
 from .archive_api import ARCHIVE_MAX_BODY
 from .archive_api import router as archive_router
 from .bot_api import router as bot_router
+from .bus import PostgresBus
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
@@ -366,7 +367,12 @@ def create_app(
         if settings.internal_url is not None:
             hall.owners = await own_games(url, settings.internal_url)
         hall.accounts = app.state.accounts = Accounts(engine)
-        app.state.lobby = Lobby(hall)
+        if hall.owners is None:
+            app.state.lobby = Lobby(hall)
+        else:
+            bus = PostgresBus(hall.owners)
+            app.state.lobby = Lobby(hall, bus, settings.internal_url)
+            await app.state.lobby.listen()
         app.state.chat = Chat(engine)
         app.state.api_tokens = ApiTokens(engine)
         app.state.hall = hall
@@ -421,7 +427,13 @@ def create_app(
             hall: Hall = app.state.hall
             return await hall.locate(public_id)
 
-        app.add_middleware(Forwarder, locate=locate, address=settings.internal_url)
+        def seek_home(seek_id: str) -> str | None:
+            lobby: Lobby = app.state.lobby
+            return lobby.home_of(seek_id)
+
+        app.add_middleware(
+            Forwarder, locate=locate, address=settings.internal_url, seek_home=seek_home
+        )
     app.add_middleware(BodyLimit)
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
