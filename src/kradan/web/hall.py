@@ -186,9 +186,9 @@ class Hall:
             black_account_id=accounts[False],
             public=spec.listed,
         )
+        if self.owners is not None:  # claimed before any other process can see it
+            row.id = await self.owners.new_game_id()
         await self.store.create(row)
-        if self.owners is not None:
-            await self.owners.claim(row.id)  # a new game: no other process knows it yet
         room = Room(self, row, board)
         room.mark_seen(mine)  # the creator is there (a lobby's: both asked to play now)
         self.trim()

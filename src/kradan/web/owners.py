@@ -114,6 +114,14 @@ class Owners:
         rows = await self.run("SELECT id FROM games WHERE public_id = $1", public_id)
         return int(rows[0]["id"]) if rows else None
 
+    async def new_game_id(self) -> int:
+        """An id for a new game, taken from the table's sequence and claimed before the game
+        is stored: no other process can see the game before this one owns it."""
+        rows = await self.run("SELECT nextval(pg_get_serial_sequence('games', 'id')) AS id")
+        game_id = int(rows[0]["id"])
+        await self.claim(game_id)
+        return game_id
+
     async def claim(self, game_id: int) -> bool:
         """Take game ``game_id`` if no process serves it (``True``: it is this process's)."""
         if game_id in self.held:

@@ -211,8 +211,9 @@ class Store:
     # --- writing -------------------------------------------------------------------------------
 
     async def create(self, row: GameRow) -> GameRow:
-        """Store a new game; ``row.id`` is set once it is committed."""
-        values = _row_values(row, skip=("id",))
+        """Store a new game; ``row.id`` is set once it is committed (or kept, when it was set
+        already: a process among several takes its new game's id first, :mod:`.owners`)."""
+        values = _row_values(row, skip=("id",) if row.id is None else ())
 
         def insert_game(connection: Connection) -> None:
             inserted = connection.execute(insert(GAMES).values(**values).returning(GAMES.c.id))
