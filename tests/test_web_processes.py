@@ -279,3 +279,39 @@ def test_game_paths() -> None:
         assert game_of(path) == game, path
     for path in ("/api/games", "/api/games.pgn", f"/games/{game}", "/api/seeks", "/"):
         assert game_of(path) is None, path
+
+
+def test_a_bot_on_one_process_plays_a_challenge_posted_on_another(
+    postgresql_cluster: Any, tmp_path: Path
+) -> None:
+    """The bot's event stream on B hears of a challenge posted on A (the bus) and of the game
+    A makes when it takes it (the database); its game stream and moves go through B to A."""
+    from kradan.runners.bot import Bot, BotServer
+
+    from .test_web_bot import Person, _member, _taken
+
+    db = postgresql_cluster.new_database()
+    ports = free_port(), free_port()
+    a_url, b_url = (f"http://127.0.0.1:{port}" for port in ports)
+    log = tmp_path / "serve.log"
+    a = start_process(ports[0], db, log)
+    b = start_process(ports[1], db, log)
+    try:
+        robo, anan = _member(b_url, "Robo"), _member(a_url, "Anan")
+        token = robo.call("POST", "/api/tokens")["token"]
+        bot = Bot(BotServer(b_url, token), "random", log=lambda line: None)
+        assert bot.account(upgrade=True) == "Robo"
+        playing = threading.Thread(target=bot.run, kwargs={"games": 1}, daemon=True)
+        playing.start()
+        seek = anan.call("POST", "/api/seeks", {"to": "Robo", "color": "white"})
+        state = wait_for(lambda: _taken(anan, seek), timeout=60)
+        game, mine = state["game"], state["token"]
+        anan.call("POST", f"/api/games/{game}/moves", {"move": "e3e4"}, mine)
+        wait_for(lambda: anan.call("GET", f"/api/games/{game}")["ply"] >= 2, timeout=60)
+        assert Person(b_url).call("GET", f"/api/games/{game}")["players"]["black"] == "Robo"
+        anan.call("POST", f"/api/games/{game}/actions", {"action": "resign"}, mine)
+        playing.join(60)
+        assert not playing.is_alive() and bot.errors == [] and bot.finished == 1
+    finally:
+        for process in (a, b):
+            stop(process)

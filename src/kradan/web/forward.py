@@ -51,9 +51,21 @@ HANDOVER_SECONDS = 10.0
 HOP_HEADERS = {
     b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te", b"trailer",
     b"proxy-authorization", b"proxy-connection", b"content-length",
+    b"x-forwarded-for", b"x-forwarded-proto",
 }  # fmt: skip
 #: websocket close codes that mean the owner went away, not that it closed the socket
 LOST_CODES = {1001, 1006, 1011, 1012, 1013}
+
+
+def client_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+    """Who asked, as this process sees it (the proxy's ``X-Forwarded-*`` already applied by
+    uvicorn), for the owner, which believes these headers from the addresses of its
+    ``FORWARDED_ALLOW_IPS`` (the other processes' addresses, or 127.0.0.1 on one machine)."""
+    headers = [(b"x-forwarded-proto", str(scope.get("scheme", "http")).encode())]
+    client = scope.get("client")
+    if client:
+        headers.append((b"x-forwarded-for", str(client[0]).encode()))
+    return headers
 
 
 def game_of(path: str) -> str | None:
@@ -148,10 +160,7 @@ class Forwarder:
         if self.client is None:
             self.client = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None))
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in HOP_HEADERS]
-        headers.append((FORWARDED, self.address.encode()))
-        client = scope.get("client")
-        if client:
-            headers.append((b"x-forwarded-for", str(client[0]).encode()))
+        headers += [(FORWARDED, self.address.encode()), *client_headers(scope)]
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string", b"")
         deadline = time.monotonic() + HANDOVER_SECONDS
@@ -233,6 +242,7 @@ class Forwarder:
             (k.decode(), v.decode("latin-1")) for k, v in scope["headers"] if k.lower() in passed
         ]
         headers.append((FORWARDED.decode(), self.address))
+        headers += [(k.decode(), v.decode("latin-1")) for k, v in client_headers(scope)]
         async with connect(url, additional_headers=headers, open_timeout=5) as upstream:
             if not accepted:
                 await send({"type": "websocket.accept"})
