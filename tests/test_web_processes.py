@@ -315,3 +315,31 @@ def test_a_bot_on_one_process_plays_a_challenge_posted_on_another(
     finally:
         for process in (a, b):
             stop(process)
+
+
+def test_a_forgotten_game_is_given_up_and_taken_again(postgresql_cluster: Any) -> None:
+    """A process that forgets an idle game (more games than it keeps) frees its lock, so that
+    another process may serve it; asked for it again, it takes it back."""
+    from dataclasses import replace
+
+    from starlette.testclient import TestClient
+
+    from kradan.web import create_app
+
+    from .web_helpers import BASE, TEST_SETTINGS
+
+    db = postgresql_cluster.new_database()
+    settings = replace(TEST_SETTINGS, internal_url="http://127.0.0.1:1")
+    app = create_app(db, settings=settings, engine_workers=1)
+    with TestClient(app, base_url=BASE) as client:
+        hall = app.state.hall
+        hall.kept = 1
+        game = {"opponent": "engine", "color": "white"}  # the person to move: idle
+        first = client.post("/api/games", json=game).json()["id"]
+        first_row = hall.rooms[first].row.id
+        assert client.portal.call(hall.owners.owner_of, first_row) == "http://127.0.0.1:1"
+        second = client.post("/api/games", json=game).json()["id"]
+        assert first not in hall.rooms and second in hall.rooms
+        wait_for(lambda: client.portal.call(hall.owners.owner_of, first_row) is None, timeout=10)
+        assert client.get(f"/api/games/{first}").json()["id"] == first  # taken back
+        assert client.portal.call(hall.owners.owner_of, first_row) == "http://127.0.0.1:1"

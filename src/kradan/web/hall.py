@@ -252,6 +252,14 @@ class Hall:
             await asyncio.sleep(SWEEP_SECONDS)
             await self.resume()
 
+    async def _give_up(self, room: RoomBase) -> None:
+        """Free the lock of ``room``'s game, forgotten by :meth:`trim`, unless it was loaded
+        again meanwhile (both under :attr:`loading`, as :meth:`get` claims)."""
+        assert self.owners is not None
+        async with self.loading:
+            if room.public_id not in self.rooms:
+                await self.owners.release(room.row.id)
+
     def trim(self) -> None:
         """Forget the idle games (:func:`idle`) once more than :attr:`kept` games are in
         memory; they are loaded again from the store when asked for. Abandoned games without
@@ -263,7 +271,7 @@ class Hall:
                 del self.rooms[public_id]
                 room.release()
                 if self.owners is not None:  # another process may take it now
-                    self.spawn_task("giving a game up", self.owners.release(room.row.id))
+                    self.spawn_task("giving a game up", self._give_up(room))
 
     async def resume(self) -> None:
         """Load every game still being played: engines to move think again, clocks run, and
