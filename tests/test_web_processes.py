@@ -343,3 +343,49 @@ def test_a_forgotten_game_is_given_up_and_taken_again(postgresql_cluster: Any) -
         wait_for(lambda: client.portal.call(hall.owners.owner_of, first_row) is None, timeout=10)
         assert client.get(f"/api/games/{first}").json()["id"] == first  # taken back
         assert client.portal.call(hall.owners.owner_of, first_row) == "http://127.0.0.1:1"
+
+
+def test_a_killed_processs_running_clock_falls_at_another_unasked(
+    postgresql_cluster: Any, tmp_path: Path
+) -> None:
+    """Nobody asks for the game after its process is killed: another process's sweep takes it
+    over, and the clock that was running ends the game there (read from the database)."""
+    import asyncpg
+
+    from kradan.web.owners import asyncpg_dsn
+
+    db = postgresql_cluster.new_database()
+    ports = free_port(), free_port()
+    a_url = f"http://127.0.0.1:{ports[0]}"
+    log = tmp_path / "serve.log"
+    a = start_process(ports[0], db, log)
+    b = start_process(ports[1], db, log)
+    try:
+        created = call(f"{a_url}/api/games", {"opponent": "human", "clock": "6+0"})
+        game_id, white, black = created["id"], created["token"], created["invite"]
+        call(f"{a_url}/api/games/{game_id}/moves", {"move": "e3e4"}, white)
+        state = call(f"{a_url}/api/games/{game_id}/moves", {"move": "e6e5"}, black)
+        assert state["clock"]["running"] == "white"
+        a.send_signal(signal.SIGKILL)
+        a.wait(10)
+
+        async def stored() -> tuple[str, str | None]:
+            connection = await asyncpg.connect(asyncpg_dsn(db))
+            try:
+                row = await connection.fetchrow(
+                    "SELECT status, termination FROM games WHERE public_id = $1", game_id
+                )
+            finally:
+                await connection.close()
+            return str(row["status"]), row["termination"]
+
+        assert asyncio.run(stored()) == ("playing", None)  # White's 6 s are not over yet
+        ended = wait_for(
+            lambda: (lambda found: found if found[0] == "ended" else None)(asyncio.run(stored())),
+            timeout=60,
+            step=0.5,
+        )
+        assert ended[1] == "time forfeit"
+    finally:
+        for process in (a, b):
+            stop(process)
