@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import urllib.error
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -123,14 +124,28 @@ def test_a_game_goes_on_through_another_process_after_sigkill(
         for ply in range(6):
             state = play(a_url, ply, state)
             wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
-        state = play(b_url, 6, state)  # a move sent to B is played by A, its owner
+        # a socket on B that proves White's seat plays through A (relayed from then on)
+        from websockets.sync.client import connect
+
+        with connect(f"ws://127.0.0.1:{ports[1]}/api/games/{game_id}/socket") as player:
+            player.send(json.dumps({"type": "auth", "token": tokens[0]}))
+            uci = state["legal_moves"][0]
+            player.send(json.dumps({"type": "move", "move": uci}))
+            while uci not in acknowledged[6:]:
+                message = json.loads(player.recv(timeout=20))
+                assert message["type"] == "game", message
+                acknowledged[:] = message["game"]["moves"]
+        state = call(f"{a_url}/api/games/{game_id}")
+        assert state["moves"] == acknowledged and len(acknowledged) == 7
+        wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
+
+        state = play(b_url, 7, state)  # a move sent to B is played by A, its owner
         wait_for(lambda: watcher is not None and watcher.moves() == acknowledged, timeout=20)
         assert call(f"{a_url}/api/games/{game_id}")["moves"] == acknowledged
-
         a.send_signal(signal.SIGKILL)
         a.wait(10)
         seen = list(acknowledged)
-        assert len(seen) == 7
+        assert len(seen) == 8
         # B takes the game over, rebuilt from the database: every acknowledged move is there
         state = call(f"{b_url}/api/games/{game_id}")
         assert state["moves"][: len(seen)] == seen and len(state["moves"]) <= len(seen) + 1
@@ -389,3 +404,61 @@ def test_a_killed_processs_running_clock_falls_at_another_unasked(
     finally:
         for process in (a, b):
             stop(process)
+
+
+def test_spectators_hear_of_changes_gathered_and_read_each_game_once() -> None:
+    """:class:`kradan.web.watch.Spectators` with a bus of its own: a process's changed games
+    are told together; told of another's, a process reads only the games watched here, and
+    each spectator gets each new message once."""
+    from kradan.web.watch import Spectators
+
+    published: list[dict[str, Any]] = []
+    reads: list[str] = []
+    views = {"g1": "v1"}
+
+    class Bus:
+        async def publish(self, topic: str, message: dict[str, Any]) -> None:
+            published.append(message)
+
+        async def subscribe(self, topic: str, handler: Any) -> None:
+            return None
+
+    async def read(public_id: str) -> str | None:
+        reads.append(public_id)
+        return views[public_id]
+
+    async def work() -> None:
+        tasks: set[asyncio.Task[Any]] = set()
+
+        def spawn(what: str, job: Any) -> None:
+            task = asyncio.ensure_future(job)
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+        spectators = Spectators(Bus(), read, spawn)
+        spectators.changed("mine1", "x")
+        spectators.changed("mine2", "y")
+        await asyncio.sleep(0.2)
+        assert published == [{"ids": ["mine1", "mine2"]}]
+
+        sent: list[str] = []
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(message["text"])
+
+        watching = asyncio.ensure_future(spectators.watch("g1", inbox.get, send))
+        await asyncio.sleep(0.05)
+        assert sent == ["v1"] and reads == ["g1"]
+        spectators.heard({"ids": ["other", "g1"]})  # "other" is watched by nobody here
+        await asyncio.sleep(0.05)
+        assert reads == ["g1", "g1"] and sent == ["v1"]  # unchanged: not sent again
+        views["g1"] = "v2"
+        spectators.heard({"ids": ["g1"]})
+        await asyncio.sleep(0.05)
+        assert sent == ["v1", "v2"]
+        await inbox.put({"type": "websocket.receive", "text": '{"type": "auth"}'})
+        assert await watching == {"type": "websocket.receive", "text": '{"type": "auth"}'}
+        assert "g1" not in spectators.sockets
+
+    asyncio.run(work())

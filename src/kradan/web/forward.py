@@ -31,8 +31,11 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .api import cookie_name
 from .model import GameError
 from .origins import same_origin
+from .room.view import SEAT_FIELDS
+from .watch import Spectators
 
 log = logging.getLogger("kradan.web")
 
@@ -41,6 +44,8 @@ GAME_PATHS = re.compile(
     r"^/(?:api/games/([A-Za-z0-9_-]{12})(?:/.*)?|join/([A-Za-z0-9_-]{12})"
     r"|api/bot/game/(?:stream/)?([A-Za-z0-9_-]{12})(?:/.*)?)$"
 )
+#: the path of a game's own websocket (not its chat's)
+GAME_SOCKET = re.compile(r"^/api/games/[A-Za-z0-9_-]{12}/socket$")
 #: the paths of one seek's requests (asked after, taken, withdrawn, a challenge's answer)
 SEEK_PATHS = re.compile(r"^/api/(?:seeks|challenge)/([A-Za-z0-9_-]{12})(?:/.*)?$")
 #: the header of a request one process passes to another
@@ -90,6 +95,7 @@ class Forwarder:
         locate: Callable[[str], Any],
         address: str,
         seek_home: Callable[[str], str | None] | None = None,
+        spectators: Callable[[], Spectators | None] | None = None,
     ) -> None:
         self.app = app
         #: ``await locate(public_id)``: ``None`` here, else the owner's internal URL
@@ -97,6 +103,9 @@ class Forwarder:
         self.address = address
         #: ``seek_home(seek_id)``: ``None`` here, else the holder's internal URL
         self.seek_home = seek_home or (lambda seek_id: None)
+        #: ``spectators()``: where a spectator's socket of a game served elsewhere is fed
+        #: (:mod:`.watch`), or ``None``: relayed as any other
+        self.spectators = spectators or (lambda: None)
         self.client: Any = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -204,6 +213,15 @@ class Forwarder:
             await send({"type": "websocket.close", "code": 4403})
             return
         accepted = False
+        spectators = self.spectators()
+        seated = cookie_name(public_id) in HTTPConnection(scope).cookies
+        if spectators is not None and not seated and GAME_SOCKET.match(scope["path"]):
+            await send({"type": "websocket.accept"})
+            accepted = True
+            message = await spectators.watch(public_id, receive, send)
+            if message is None:
+                return  # it closed
+            receive = _first(message, receive)  # it proves a seat: relayed from now on
         deadline = time.monotonic() + HANDOVER_SECONDS
         while True:
             try:
@@ -303,6 +321,37 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+def _first(message: Message, receive: Receive) -> Receive:
+    """The client's messages, ``message`` first."""
+    given = False
+
+    async def first() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return message
+        return await receive()
+
+    return first
+
+
+async def read_game(client: Any, address: str, public_id: str) -> str | None:
+    """The websocket message of game ``public_id`` as a spectator gets it, read from the
+    process at ``address`` that serves it (``None`` when it does not answer with the game)."""
+    try:
+        answer = await client.get(
+            f"{address}/api/games/{public_id}", headers={FORWARDED.decode(): "spectators"}
+        )
+    except Exception:
+        return None
+    if answer.status_code != 200:
+        return None
+    view = answer.json()
+    for name in SEAT_FIELDS:
+        view.pop(name, None)
+    return json.dumps({"type": "game", "game": view}, separators=(",", ":"))
+
+
 def _connected(receive: Receive, accepted: bool) -> Receive:
     """The client's messages, beginning with the ``websocket.connect`` the relay took."""
     given = False
@@ -378,4 +427,4 @@ async def _unavailable(scope: Scope, send: Send, public_id: str) -> None:
     await _json(send, 503, f"game {public_id!r} is being handed to another process: try again")
 
 
-__all__ = ["FORWARDED", "Forwarder", "game_of"]
+__all__ = ["FORWARDED", "Forwarder", "game_of", "read_game"]

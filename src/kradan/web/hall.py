@@ -42,6 +42,7 @@ from .room.dead_rules import DeadGameRules
 from .room.pgn import pgn_text
 from .storage import Store
 from .tables import GameRow, utcnow
+from .watch import Spectators
 
 #: how long a broadcast waits for a subscriber whose connection does not take its message
 SEND_SECONDS = 5.0
@@ -108,6 +109,9 @@ class Hall:
         #: with several processes on one PostgreSQL: the locks of the games this process
         #: serves (:mod:`.owners`); ``None``: this process is the only one
         self.owners: Owners | None = None
+        #: with several processes: the spectators here of games served elsewhere, and the
+        #: news of this process's games for the others (:mod:`.watch`)
+        self.spectators: Spectators | None = None
 
     def spawn(self, room: RoomBase, work: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``work`` for ``room`` in the background, keeping a reference until it ends."""
@@ -338,6 +342,8 @@ class Hall:
         for more than ``SEND_SECONDS``."""
         async with room.send_lock:
             await send_to_all(room.subscribers, text)
+        if self.spectators is not None:
+            self.spectators.changed(room.public_id, text)
 
     async def close(self) -> None:
         self.closed = True

@@ -18,7 +18,7 @@ import logging
 import os
 import re
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -46,7 +46,7 @@ from .bus import PostgresBus
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
-from .forward import Forwarder
+from .forward import Forwarder, read_game
 from .hall import Hall
 from .hosts import HostAllowlist
 from .i18n import N_
@@ -59,9 +59,11 @@ from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
 from .room.dead_rules import DeadGameRules
+from .room.view import game_message
 from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
 from .storage import database_url as normalise_url
+from .watch import Spectators
 
 log = logging.getLogger("kradan.web")
 
@@ -300,6 +302,24 @@ def _include_pages(app: FastAPI) -> None:
     app.include_router(pages.router)
 
 
+def spectated(hall: Hall, client: Any) -> Callable[[str], Awaitable[str | None]]:
+    """How the spectators here read a game: from this process if it serves the game (or
+    takes it over from a process that has gone), else from the one that serves it."""
+
+    async def read(public_id: str) -> str | None:
+        try:
+            address = await hall.locate(public_id)
+        except Exception:
+            log.exception("game %s could not be located", public_id)
+            return None
+        if address is None:
+            room = await hall.get(public_id)
+            return None if room is None else game_message(room.view())
+        return await read_game(client, address, public_id) if address else None
+
+    return read
+
+
 async def own_games(url: str, address: str) -> Owners:
     """This process's share of the games on ``url`` (PostgreSQL), known to the others as
     ``address`` (:mod:`.owners`); losing its connection stops the process (a supervisor
@@ -367,12 +387,20 @@ def create_app(
         if settings.internal_url is not None:
             hall.owners = await own_games(url, settings.internal_url)
         hall.accounts = app.state.accounts = Accounts(engine)
+        reader = None
         if hall.owners is None:
             app.state.lobby = Lobby(hall)
         else:
             bus = PostgresBus(hall.owners)
             app.state.lobby = Lobby(hall, bus, settings.internal_url)
             await app.state.lobby.listen()
+            import httpx2  # (the web extra's HTTP client: only with several processes)
+
+            reader = httpx2.AsyncClient(timeout=10.0)
+            hall.spectators = app.state.spectators = Spectators(
+                bus, spectated(hall, reader), hall.spawn_task
+            )
+            await hall.spectators.listen()
         app.state.chat = Chat(engine)
         app.state.api_tokens = ApiTokens(engine)
         app.state.hall = hall
@@ -395,6 +423,8 @@ def create_app(
                 gc.set_threshold(*thresholds)
                 gc.unfreeze()
             await hall.close()
+            if reader is not None:
+                await reader.aclose()
             await archive.close()
             pool.close()
             await engine.dispose()
@@ -431,8 +461,15 @@ def create_app(
             lobby: Lobby = app.state.lobby
             return lobby.home_of(seek_id)
 
+        def spectators() -> Spectators | None:
+            return getattr(app.state, "spectators", None)
+
         app.add_middleware(
-            Forwarder, locate=locate, address=settings.internal_url, seek_home=seek_home
+            Forwarder,
+            locate=locate,
+            address=settings.internal_url,
+            seek_home=seek_home,
+            spectators=spectators,
         )
     app.add_middleware(BodyLimit)
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
