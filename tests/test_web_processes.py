@@ -462,3 +462,43 @@ def test_spectators_hear_of_changes_gathered_and_read_each_game_once() -> None:
         assert "g1" not in spectators.sockets
 
     asyncio.run(work())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_one_process_at_a_time(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """:func:`kradan.web.owners.one_at_a_time`: on PostgreSQL, blocks of one name never overlap,
+    though they run on pools of their own (as two processes' would); other names do not wait.
+    On SQLite it does nothing."""
+    from kradan.web.owners import one_at_a_time
+    from kradan.web.storage import make_engine
+
+    from .web_helpers import new_database
+
+    db = new_database(kind, request, tmp_path)
+
+    async def work() -> None:
+        engines = [make_engine(db), make_engine(db)]  # two pools: as two processes
+        inside: list[str] = []
+        overlaps: list[str] = []
+
+        async def block(engine: Any, name: str, tag: str) -> None:
+            async with one_at_a_time(engine, name):
+                if any(other.startswith(name) for other in inside):
+                    overlaps.append(tag)
+                inside.append(f"{name}/{tag}")
+                await asyncio.sleep(0.05)
+                inside.remove(f"{name}/{tag}")
+
+        try:
+            jobs = [block(engines[n % 2], "round", str(n)) for n in range(6)]
+            await asyncio.gather(*jobs)
+            # SQLite is one process's: the block runs at once (its callers' own lock serves)
+            assert overlaps == [] if kind == "postgresql" else len(overlaps) == 5
+            if kind == "postgresql":  # other names go on meanwhile
+                async with one_at_a_time(engines[0], "a"):
+                    await asyncio.wait_for(block(engines[1], "b", "b"), timeout=10)
+        finally:
+            for engine in engines:
+                await engine.dispose()
+
+    asyncio.run(work())

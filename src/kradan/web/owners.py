@@ -21,15 +21,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("kradan.web")
 
 #: the first key of every game's advisory lock ("kr"): the second is the game's ``games.id``
 LOCK_CLASS = 0x6B72
+#: the first key of :func:`one_at_a_time`'s locks ("ks"): the second is a hash of the name
+SERIAL_CLASS = 0x6B73
 #: the start of the ``application_name`` of an owner connection; the internal URL follows
 APPLICATION_PREFIX = "kradan@"
 #: PostgreSQL keeps this many bytes of an ``application_name``
@@ -49,6 +54,24 @@ WHERE g.status = 'playing' AND NOT EXISTS (
     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
 ORDER BY g.id LIMIT $2
 """
+
+
+@asynccontextmanager
+async def one_at_a_time(engine: AsyncEngine, name: str) -> AsyncIterator[None]:
+    """Run the block in one process at a time among those on ``engine``'s database, for work
+    that is not a game's and that several processes could start at once (a tournament's next
+    round when its last two games end on two processes): a transaction-level advisory lock
+    named ``name``, held on a connection of the pool until the block ends. On SQLite (one
+    process) it does nothing."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    async with engine.connect() as connection, connection.begin():
+        await connection.execute(
+            text("SELECT pg_advisory_xact_lock(:kind, hashtext(:name))"),
+            {"kind": SERIAL_CLASS, "name": name},
+        )
+        yield
 
 
 class Elsewhere(Exception):
@@ -178,4 +201,11 @@ class Owners:
             await connection.close()
 
 
-__all__ = ["APPLICATION_PREFIX", "LOCK_CLASS", "Elsewhere", "Owners", "asyncpg_dsn"]
+__all__ = [
+    "APPLICATION_PREFIX",
+    "LOCK_CLASS",
+    "Elsewhere",
+    "Owners",
+    "asyncpg_dsn",
+    "one_at_a_time",
+]
