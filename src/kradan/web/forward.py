@@ -180,8 +180,14 @@ class Forwarder:
             )
             try:
                 answer = await self.client.send(request, stream=True)
-            except httpx2.TransportError:
+            except (httpx2.ConnectError, httpx2.ConnectTimeout):
                 answer = None  # the owner is gone: take the game over, or find the new owner
+            except httpx2.TransportError:
+                # gone while it had the request: whether it did it is unknown, so it is not
+                # sent again (a move or a takeback played twice); the client asks again
+                await _json(send, 502, f"game {public_id!r}: its process went away while "
+                            "answering; read the game again")  # fmt: skip
+                return
             if answer is not None and answer.status_code != 421:
                 await _relay(answer, receive, send)
                 return
