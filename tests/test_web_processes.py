@@ -22,7 +22,7 @@ import pytest
 
 from benchmarks.loopback import call, free_port
 
-from .web_helpers import wait_for
+from .web_helpers import in_own_thread, wait_for
 
 
 def start_process(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
@@ -260,7 +260,7 @@ def test_a_game_is_served_by_one_process_at_a_time(postgresql_cluster: Any, tmp_
             await first.close()
             await second.close()
 
-    asyncio.run(work())
+    in_own_thread(work())
 
 
 def test_an_internal_url_needs_postgresql(tmp_path: Path, capsys: Any) -> None:
@@ -394,9 +394,9 @@ def test_a_killed_processs_running_clock_falls_at_another_unasked(
                 await connection.close()
             return str(row["status"]), row["termination"]
 
-        assert asyncio.run(stored()) == ("playing", None)  # White's 6 s are not over yet
+        assert in_own_thread(stored()) == ("playing", None)  # White's 6 s are not over yet
         ended = wait_for(
-            lambda: (lambda found: found if found[0] == "ended" else None)(asyncio.run(stored())),
+            lambda: (lambda found: found if found[0] == "ended" else None)(in_own_thread(stored())),
             timeout=60,
             step=0.5,
         )
@@ -461,7 +461,7 @@ def test_spectators_hear_of_changes_gathered_and_read_each_game_once() -> None:
         assert await watching == {"type": "websocket.receive", "text": '{"type": "auth"}'}
         assert "g1" not in spectators.sockets
 
-    asyncio.run(work())
+    in_own_thread(work())
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -501,4 +501,4 @@ def test_one_process_at_a_time(kind: str, request: pytest.FixtureRequest, tmp_pa
             for engine in engines:
                 await engine.dispose()
 
-    asyncio.run(work())
+    in_own_thread(work())
