@@ -6,6 +6,7 @@ sides moving as soon as the server acknowledges, on SQLite and on PostgreSQL.
     python benchmarks/serve_load.py --crash                 # SIGKILL under load, then restart
     python benchmarks/serve_load.py --think 1000            # players who think about a second
     python benchmarks/serve_load.py --lobby                 # accounts pair through rated seeks
+    python benchmarks/serve_load.py --processes 2           # two processes on one PostgreSQL
 
 The server is the real ``kradan serve`` (uvicorn, a subprocess on 127.0.0.1 and a free port) on a
 temporary SQLite file, or on a throw-away PostgreSQL cluster (benchmarks/postgres_cluster.py,
@@ -28,6 +29,13 @@ up (``POST /api/accounts``, Argon2 hashing included), one posts a rated seek, th
 (``POST /api/seeks/{id}/accept``), and the seek's owner learns its seat by asking for its seek;
 the table's second part gives each step's latency. The games are then rated: a game that ends
 updates both accounts' ratings while the others are played.
+
+With ``--processes N`` (PostgreSQL only) N ``kradan serve`` processes share the database, each
+with ``--internal-url`` (docs/scaling.md). The games are created on the processes in turn (a
+game is served by the process that made it), and the seats' websockets go to the processes in
+turn as a proxy without sticky sessions would send them: a socket that reaches a process that
+does not serve its game is relayed to the one that does. ``--sticky`` sends each seat to its
+game's process instead (a proxy that routes by game). The server CPU is that of all of them.
 
 ``--crash`` kills the server with SIGKILL soon after half the moves are acknowledged (at a random
 moment of the next quarter second), starts it again
@@ -81,17 +89,22 @@ def cpu_seconds(pid: int) -> float:
 class Server:
     """``kradan serve`` on ``db``, a subprocess; its output goes to ``log``."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, several: bool = False) -> None:
         self.db = db
         self.log = log
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.cpu_at_kill = 0.0
+        #: one of several processes on the database (``--internal-url``)
+        self.several = several
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--db", self.db, "--create-rate", "off"]  # fmt: skip
+        command = [sys.executable, "-m", "kradan", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--db", self.db, "--create-rate", "off"]  # fmt: skip
+        if self.several:
+            command += ["--internal-url", self.base]
+        return command
 
     def start(self) -> Server:
         with self.log.open("ab") as out:
@@ -180,6 +193,8 @@ class Played:
     tokens: dict[str, str]
     acknowledged: list[str] = field(default_factory=list)
     done: bool = False
+    #: the process it was created on (with several)
+    home: str = ""
 
 
 @dataclass
@@ -257,10 +272,15 @@ async def seat(
             load.seat_ready(seats)
 
 
-async def create_games(base: str, count: int) -> list[Played]:
-    def one(_: int) -> Played:
+async def create_games(bases: list[str], count: int) -> list[Played]:
+    """``count`` games, created on the processes of ``bases`` in turn."""
+
+    def one(n: int) -> Played:
+        base = bases[n % len(bases)]
         created = call(f"{base}/api/games", {"opponent": "human"})
-        return Played(created["id"], {"white": created["token"], "black": created["invite"]})
+        return Played(
+            created["id"], {"white": created["token"], "black": created["invite"]}, home=base
+        )
 
     loop = asyncio.get_running_loop()
     return list(await asyncio.gather(*(loop.run_in_executor(None, one, n) for n in range(count))))
@@ -337,18 +357,20 @@ async def create_in_lobby(base: str, count: int) -> tuple[list[Played], dict[str
 
 
 async def play_all(
-    base: str, games: list[Played], plies: int, seed: int, kill_at: int | None, server: Server,
-    think: float = 0.0, stall: float = 20,
+    bases: list[str], games: list[Played], plies: int, seed: int, kill_at: int | None,
+    server: Server, think: float = 0.0, stall: float = 20, sticky: bool = False,
 ) -> tuple[Load, float]:  # fmt: skip
     """Every game at once; with ``kill_at``, SIGKILL the server once that many moves are
-    acknowledged. Returns the load and the seconds it took."""
+    acknowledged. Returns the load and the seconds it took. The seats' websockets go to the
+    processes of ``bases`` in turn (``sticky``: to the process their game was created on)."""
     load = Load()
     crashing = asyncio.Event()
-    tasks = []
+    tasks: list[asyncio.Task[None]] = []
     seats = 2 * len(games)
     for n, played in enumerate(games):
         for color in ("white", "black"):
             rng = random.Random(f"{seed}/{n}/{color}")
+            base = played.home if sticky else bases[len(tasks) % len(bases)]
             work = seat(base, played, color, plies, load, rng, crashing, think, seats)
             tasks.append(asyncio.create_task(work))
     # every socket is open before the first move: the opening handshakes are not timed
@@ -457,7 +479,13 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> list[list[str]]:
     with database(kind, folder) as db:
-        server = Server(db, folder / f"server-{kind}.log").start()
+        several = args.processes > 1
+        servers = [
+            Server(db, folder / f"server-{kind}-{n}.log", several).start()
+            for n in range(args.processes)
+        ]
+        server = servers[0]
+        bases = [each.base for each in servers]
         try:
             if args.lobby:
                 games, steps = asyncio.run(create_in_lobby(server.base, args.games))
@@ -468,26 +496,34 @@ def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> 
                         f"p99 {percentile(took, 0.99) * 1000:.0f} ms"
                     )
             else:
-                games = asyncio.run(create_games(server.base, args.games))
-            cpu_before = server.cpu()
+                games = asyncio.run(create_games(bases, args.games))
+            cpu_before = sum(each.cpu() for each in servers)
             client_before = time.process_time()
             kill_at = args.games * args.plies // 2 if args.crash else None
             load, seconds = run_fast(
                 play_all(
-                    server.base, games, args.plies, args.seed, kill_at, server, args.think / 1000
+                    bases,
+                    games,
+                    args.plies,
+                    args.seed,
+                    kill_at,
+                    server,
+                    args.think / 1000,
+                    sticky=args.sticky,
                 )
             )
-            server_cpu = server.cpu() - cpu_before
+            server_cpu = sum(each.cpu() for each in servers) - cpu_before
             client_cpu = time.process_time() - client_before
             if args.crash:
                 server.start()  # the same database, a new server
             else:
-                server.stop()
+                for each in servers:
+                    each.stop()
             stored = asyncio.run(stored_moves(db, games))
             lost, beyond = lost_moves(games, stored, slack=1 if args.crash else 0)
             acknowledged = sum(len(played.acknowledged) for played in games)
             row = [
-                kind,
+                kind if not several else f"{kind} x{args.processes}",
                 str(args.games),
                 str(load.moves),
                 f"{seconds:.2f}",
@@ -514,7 +550,8 @@ def run(kind: str, args: argparse.Namespace, folder: Path, notes: list[str]) -> 
                 ]
             return [row]
         finally:
-            server.stop()
+            for each in servers:
+                each.stop()
 
 
 def main() -> None:
@@ -534,7 +571,23 @@ def main() -> None:
         metavar="MS",
         help="each move waits 0.5-1.5 times MS before it is sent (0: as fast as acknowledged)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N kradan serve processes on one PostgreSQL (1); the sockets go to them in turn",
+    )
+    parser.add_argument(
+        "--sticky", action="store_true", help="with --processes: each seat to its game's process"
+    )
     args = parser.parse_args()
+    if not 1 <= args.processes <= 16:
+        parser.error(f"--processes {args.processes}: expected 1..16")
+    if args.processes > 1 and (args.crash or args.lobby or args.db == "sqlite"):
+        parser.error("--processes runs on PostgreSQL, without --crash or --lobby")
+    if args.processes > 1:
+        args.db = "postgresql"
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     if args.db == "both" and find_bindir()[0] is None:
         print(f"PostgreSQL skipped: {find_bindir()[1]}", file=sys.stderr)
@@ -564,6 +617,9 @@ def main() -> None:
         title += ", rated games paired in the lobby"
     if args.crash:
         title += ", SIGKILL at half the moves, then a restart"
+    if args.processes > 1:
+        routed = "each seat to its game's process" if args.sticky else "sockets in turn"
+        title += f", {args.processes} processes ({routed})"
     print_table(title, header, rows)
     print()
     print("\n".join(notes))

@@ -7,6 +7,8 @@
 #   KRADAN_ALLOWED_HOSTS  --allowed-hosts NAME[,NAME...]: the names browsers reach the server by
 #   KRADAN_ENGINES        --engines N: engine processes (the default counts the host's cores,
 #                         not the container's share of them)
+#   KRADAN_INTERNAL_URL   --internal-url URL: one of several processes on one PostgreSQL, reached
+#                         by the others at URL (docs/scaling.md)
 #
 # Any other command (`kradan admin ...`, `sh`) runs as it is given.
 set -eu
@@ -20,6 +22,9 @@ if [ "$#" -ge 2 ] && [ "$1" = kradan ] && [ "$2" = serve ]; then
     fi
     if [ -n "${KRADAN_ENGINES:-}" ]; then
         set -- "$@" --engines "$KRADAN_ENGINES"
+    fi
+    if [ -n "${KRADAN_INTERNAL_URL:-}" ]; then
+        set -- "$@" --internal-url "$KRADAN_INTERNAL_URL"
     fi
 fi
 exec "$@"

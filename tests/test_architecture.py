@@ -76,7 +76,8 @@ GRAPH = {name: set(_imports(name, *MODULES[name])) for name in MODULES}
 #: those below, never one above. ``pkg.*`` is the package and everything in it; a bare name is
 #: that module alone. Every module read must stand in one layer (the longest entry wins).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("rule sets", ("kradan._lazy", "kradan.errors", "kradan.arguments", "kradan.pieces",
+    ("rule sets", ("kradan._lazy", "kradan.errors", "kradan.interrupts", "kradan.arguments",
+                   "kradan.pieces",
                    "kradan.rulesets",
                    "kradan.variants",
                    "kradan.move", "kradan.outcome", "kradan.alquerque.variant",

@@ -421,15 +421,17 @@ def test_the_entrypoint_adds_the_environments_settings(tmp_path: Path) -> None:
     assert entrypoint(tmp_path, command) == command[1:]
     added = entrypoint(tmp_path, command, KRADAN_DB="postgresql+asyncpg://kradan@db/kradan",
                        KRADAN_ALLOWED_HOSTS="play.example.org,club.local",
-                       KRADAN_ENGINES="3")  # fmt: skip
+                       KRADAN_ENGINES="3", KRADAN_INTERNAL_URL="http://10.0.0.5:8080")  # fmt: skip
     assert added == [
         *command[1:],
         *("--db", "postgresql+asyncpg://kradan@db/kradan"),
         *("--allowed-hosts", "play.example.org,club.local"),
         *("--engines", "3"),
+        *("--internal-url", "http://10.0.0.5:8080"),
     ]
     args = parse_serve(added)
     assert args.db.startswith("postgresql") and args.engines == 3  # the last --db counts
+    assert args.internal_url == "http://10.0.0.5:8080"
     assert entrypoint(tmp_path, command, KRADAN_ALLOWED_HOSTS="") == command[1:]
     other = ["kradan", "admin", "create-user", "kanya", "--admin"]
     assert entrypoint(tmp_path, other, KRADAN_ALLOWED_HOSTS="x.org") == other[1:]

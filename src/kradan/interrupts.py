@@ -19,9 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: how often the watcher looks whether the compilation has ended
-POLL_SECONDS = 0.05
-
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that a command stops the same way: a match cancels its
@@ -41,10 +38,10 @@ def compiling() -> bool:
 
 
 def _send_again_when_compiled(lock: Any) -> None:
-    """Wait until no thread compiles, then send SIGTERM to this process again."""
-    while not lock._lock.acquire(timeout=POLL_SECONDS):
-        pass
-    lock._lock.release()
+    """Wait until no thread compiles (the lock is free), then send SIGTERM to this process
+    again."""
+    lock.acquire()
+    lock.release()
     os.kill(os.getpid(), signal.SIGTERM)
 
 

@@ -19,6 +19,7 @@ from ..web.settings import (
     ServeSettings,
     default_hosts,
     parse_hosts,
+    parse_internal_url,
 )
 from .common import EXIT_BAD_INPUT
 
@@ -108,6 +109,13 @@ def add_parser(commands: Any) -> None:
         metavar="TEXT",
         help="a notice on the front page (none); an admin may change it at /admin",
     )
+    parser.add_argument(
+        "--internal-url",
+        metavar="URL",
+        help="with several kradan serve processes on one PostgreSQL database: the URL the "
+        "other processes reach this one by (http://10.0.0.5:8081); each game is served by one "
+        "process and the others pass its requests there (docs/scaling.md)",
+    )
     parser.add_argument("--open", action="store_true", help="open the browser on the page")
     parser.set_defaults(run=run)
 
@@ -195,6 +203,12 @@ def serve_settings(args: argparse.Namespace, import_limit: float) -> ServeSettin
     burst = getattr(args, "create_burst", DEFAULT_CREATE_BURST)
     if not 1 <= burst <= MAX_CREATE:
         raise ValueError(f"--create-burst {burst}: expected 1..{MAX_CREATE}")
+    internal = getattr(args, "internal_url", None)
+    if internal is not None:
+        try:
+            internal = parse_internal_url(internal)
+        except ValueError as error:
+            raise ValueError(f"--internal-url: {error}") from None
     return ServeSettings(
         allowed_hosts=allowed_hosts(args),
         create_rate=rate,
@@ -202,6 +216,7 @@ def serve_settings(args: argparse.Namespace, import_limit: float) -> ServeSettin
         import_rate=round(import_limit * (1 << 20)),
         sign_up_open=getattr(args, "sign_up", "open") == "open",
         notice=getattr(args, "notice", "") or "",
+        internal_url=internal,
     )
 
 
@@ -262,6 +277,13 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             print(f"kradan: error: --db: {error}", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if settings.internal_url is not None and not (args.db or "").startswith("postgresql"):
+        print(
+            "kradan: error: --internal-url: several processes need PostgreSQL "
+            "(--db postgresql+asyncpg://...): an SQLite database is served by one process",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     url = address(args.host, args.port)
     given = getattr(args, "allowed_hosts", None) is not None
     for warning in host_warnings(args.host, settings.allowed_hosts, given):

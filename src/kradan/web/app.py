@@ -1,7 +1,8 @@
 """The application for uvicorn: ``uvicorn kradan.web.app:app``, on the database named by the
 environment variable ``KRADAN_DB`` (default: ``games.db`` in the user's data folder), answering
 the loopback names and those of ``KRADAN_ALLOWED_HOSTS`` (comma-separated, as
-``kradan serve --allowed-hosts`` takes them)."""
+``kradan serve --allowed-hosts`` takes them), one of several processes when
+``KRADAN_INTERNAL_URL`` names its internal URL (``kradan serve --internal-url``)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from .settings import LOOPBACK_HOSTS, ServeSettings, parse_hosts
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> ServeSettings:
-    """The settings of ``environ``'s ``KRADAN_ALLOWED_HOSTS``.
+    """The settings of ``environ``'s ``KRADAN_ALLOWED_HOSTS`` and ``KRADAN_INTERNAL_URL``.
 
-    :raises ValueError: for a bad list of hosts
+    :raises ValueError: for a bad list of hosts or URL
     """
     given = environ.get("KRADAN_ALLOWED_HOSTS", "").strip()
     hosts = (*LOOPBACK_HOSTS, *parse_hosts(given)) if given else LOOPBACK_HOSTS
-    return ServeSettings(allowed_hosts=hosts)
+    internal = environ.get("KRADAN_INTERNAL_URL", "").strip() or None
+    return ServeSettings(allowed_hosts=hosts, internal_url=internal)
 
 
 app = create_app(

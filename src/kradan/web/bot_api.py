@@ -43,6 +43,7 @@ from pydantic import BaseModel, Field
 from .accounts import Account, accounts_of, signed_in, username_key
 from .api import ErrorView, SetupBody, hall_of, room_of, same_origin, view_response
 from .api_tokens import ApiTokens, bearer_of, token_account
+from .hall import Hall
 from .i18n import N_
 from .lobby import Lobby
 from .model import GameError
@@ -153,6 +154,20 @@ async def upgrade(request: Request) -> dict[str, Any]:
 # --- the event stream and challenges ----------------------------------------------------------
 
 
+async def _games_of(hall: Hall, account: Account, started: set[str]) -> list[tuple[str, str, bool]]:
+    """The games of ``account`` being played, and those of ``started``: each game's id, its
+    variant and whether it is being played. Alone, the process has them all in memory; among
+    several processes (docs/scaling.md) they are read from the database, since another
+    process may serve them."""
+    if hall.owners is not None:
+        return await hall.store.games_of(account.id, started)
+    found = []
+    for room in list(hall.rooms.values()):
+        if account.username in (room.players[True].account, room.players[False].account):
+            found.append((room.public_id, room.row.variant, room.row.status == "playing"))
+    return found
+
+
 async def _events(request: Request, account: Account) -> AsyncIterator[bytes]:
     """The bot's events as they come: its games starting and ending, the challenges to it;
     the stream ends at a keepalive once its token opens nothing (revoked, or its account
@@ -165,15 +180,13 @@ async def _events(request: Request, account: Account) -> AsyncIterator[bytes]:
     quiet = 0.0
     while True:
         lines = []
-        for room in list(hall.rooms.values()):
-            if account.username not in (room.players[True].account, room.players[False].account):
-                continue
-            game = {"id": room.public_id, "variant": room.row.variant}
-            if room.row.status == "playing" and room.public_id not in started:
-                started.add(room.public_id)
+        for public_id, variant, playing in await _games_of(hall, account, started):
+            game = {"id": public_id, "variant": variant}
+            if playing and public_id not in started:
+                started.add(public_id)
                 lines.append(_line({"type": "gameStart", "game": game}))
-            elif room.row.status != "playing" and room.public_id in started:
-                started.discard(room.public_id)
+            elif not playing and public_id in started:
+                started.discard(public_id)
                 lines.append(_line({"type": "gameFinish", "game": game}))
         for seek in lobby.open_seeks(account):
             if seek.to == key and seek.id not in challenged:

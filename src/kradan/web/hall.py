@@ -35,15 +35,20 @@ from .model import (
     parse_clock,
     token_hash,
 )
+from .owners import Elsewhere, Owners
 from .room import Room, RoomBase, rebuild
 from .room.abandon import ABORTED
 from .room.dead_rules import DeadGameRules
 from .room.pgn import pgn_text
 from .storage import Store
 from .tables import GameRow, utcnow
+from .watch import Spectators
 
 #: how long a broadcast waits for a subscriber whose connection does not take its message
 SEND_SECONDS = 5.0
+#: with several processes: how often each looks for games no process serves (their process
+#: was stopped or killed) and takes them over
+SWEEP_SECONDS = 1.0
 
 log = logging.getLogger("kradan.web")
 
@@ -103,6 +108,12 @@ class Hall:
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closed = False
+        #: with several processes on one PostgreSQL: the locks of the games this process
+        #: serves (:mod:`.owners`); ``None``: this process is the only one
+        self.owners: Owners | None = None
+        #: with several processes: the spectators here of games served elsewhere, and the
+        #: news of this process's games for the others (:mod:`.watch`)
+        self.spectators: Spectators | None = None
 
     def spawn(self, room: RoomBase, work: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``work`` for ``room`` in the background, keeping a reference until it ends."""
@@ -181,6 +192,8 @@ class Hall:
             black_account_id=accounts[False],
             public=spec.listed,
         )
+        if self.owners is not None:  # claimed before any other process can see it
+            row.id = await self.owners.new_game_id()
         await self.store.create(row)
         room = Room(self, row, board)
         room.mark_seen(mine)  # the creator is there (a lobby's: both asked to play now)
@@ -192,13 +205,18 @@ class Hall:
         return Created(room, token, color, invite, warnings)
 
     async def get(self, public_id: str) -> Room | None:
-        """The room of game ``public_id``, loaded from the store if need be."""
+        """The room of game ``public_id``, loaded from the store if need be.
+
+        :raises Elsewhere: with several processes, when another one serves the game
+        """
         room = self.rooms.get(public_id)
         if room is not None:
             return room
         async with self.loading:
             room = self.rooms.get(public_id)
             if room is None:
+                if self.owners is not None and not await self._claim(public_id):
+                    return None
                 stored = await self.store.load(public_id)
                 if stored is None:
                     return None
@@ -207,6 +225,46 @@ class Hall:
                 self.rooms[public_id] = room
                 room.schedule()
             return room
+
+    async def _claim(self, public_id: str) -> bool:
+        """Take game ``public_id`` before it is loaded (so that no other process writes to it
+        once it is read); ``False`` when there is no such game.
+
+        :raises Elsewhere: when another process serves it
+        """
+        assert self.owners is not None
+        game_id = await self.owners.game_id(public_id)
+        if game_id is None:
+            return False
+        if not await self.owners.claim(game_id):
+            raise Elsewhere(public_id, await self.owners.owner_of(game_id))
+        return True
+
+    async def locate(self, public_id: str) -> str | None:
+        """Where game ``public_id`` is served: ``None`` here (it is loaded, taken over from a
+        process that has gone, or there is no such game), else the internal URL of the
+        process that serves it (``""`` when that process could not be named)."""
+        try:
+            await self.get(public_id)
+        except Elsewhere as elsewhere:
+            return elsewhere.address or ""
+        return None
+
+    async def take_over(self) -> None:
+        """With several processes: every :data:`SWEEP_SECONDS`, load the games being played
+        that no process serves, as a restart would (engines to move think again, clocks
+        run): their process was stopped or killed."""
+        while not self.closed:
+            await asyncio.sleep(SWEEP_SECONDS)
+            await self.resume()
+
+    async def _give_up(self, room: RoomBase) -> None:
+        """Free the lock of ``room``'s game, forgotten by :meth:`trim`, unless it was loaded
+        again meanwhile (both under :attr:`loading`, as :meth:`get` claims)."""
+        assert self.owners is not None
+        async with self.loading:
+            if room.public_id not in self.rooms:
+                await self.owners.release(room.row.id)
 
     def trim(self) -> None:
         """Forget the idle games (:func:`idle`) once more than :attr:`kept` games are in
@@ -218,16 +276,26 @@ class Hall:
             if idle(room):
                 del self.rooms[public_id]
                 room.release()
+                if self.owners is not None:  # another process may take it now
+                    self.spawn_task("giving a game up", self._give_up(room))
 
     async def resume(self) -> None:
         """Load every game still being played: engines to move think again, clocks run, and
         the games not started within their wait (counted from the time stored with them) are
-        aborted."""
-        for public_id in await self.store.playing():
+        aborted. With several processes, only the games no process serves."""
+        if self.owners is None:
+            found = await self.store.playing()
+        elif len(self.rooms) < self.kept:
+            found = await self.owners.orphans()
+        else:
+            found = []  # full: what it would load, it would forget again
+        for public_id in found:
             try:
                 room = await self.get(public_id)
                 if room is not None:
                     await room.refresh()
+            except Elsewhere:
+                pass  # another process took it first
             except Exception:  # a game that cannot be rebuilt must not stop the server
                 log.exception("game %s could not be resumed", public_id)
 
@@ -279,6 +347,8 @@ class Hall:
         for more than ``SEND_SECONDS``."""
         async with room.send_lock:
             await send_to_all(room.subscribers, text)
+        if self.spectators is not None:
+            self.spectators.changed(room.public_id, text)
 
     async def close(self) -> None:
         self.closed = True
@@ -288,6 +358,8 @@ class Hall:
             with contextlib.suppress(BaseException):
                 await task
         await self.store.close()  # the writes under way are committed
+        if self.owners is not None:
+            await self.owners.close()  # then the games are given up
 
 
 async def send_to_all(subscribers: set[Any], text: str, limit: float = SEND_SECONDS) -> None:

@@ -10,7 +10,11 @@ the other seat at its next poll. Quick pairing (:meth:`Lobby.pair`) takes the ol
 that fits, or posts one.
 
 The seeks live in this process's memory: they are minutes long and a restart loses nothing but
-offers, which their owners post again.
+offers, which their owners post again. With several processes (docs/scaling.md), a seek lives
+in the process it was posted on, its *home*; the others keep a copy of it from the bus
+(:mod:`.bus`: posted, still asked after, taken, gone) to list it, and pass the requests that
+ask after it, take it or withdraw it to its home (:mod:`.forward`), which alone changes it.
+Quick pairing takes the seeks of its own process.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .accounts import Account, family_of, username_key
+from .bus import Bus, LocalBus
 from .hall import Created, Hall
 from .i18n import N_
 from .model import GameError, NewGame, Player, clock_text, new_token, parse_clock, token_hash
@@ -32,6 +37,10 @@ SEEK_SECONDS = 30.0
 MAX_SEEKS, MAX_SEEKS_EACH = 2000, 5
 #: how long an accepted seek keeps its game for the owner to pick up
 KEEP_ACCEPTED_SECONDS = 600.0
+#: with several processes: how often a seek's home tells the others it is still asked after
+TELL_SEEN_SECONDS = SEEK_SECONDS / 3
+#: the bus's topic of the lobby
+TOPIC = "lobby"
 
 
 @dataclass
@@ -55,6 +64,10 @@ class Seek:
     seat_color: str | None = None
     #: who posted it, for the cap on each owner's seeks: an account, else a client address
     owner_key: str = ""
+    #: with several processes: the internal URL of the process that holds it (``None``: this)
+    home: str | None = None
+    #: when its home last told the others that it is asked after (:func:`time.monotonic`)
+    told: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -88,9 +101,48 @@ class SeekSpec:
 class Lobby:
     """The open seeks of one server."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Hall, bus: Bus | None = None, address: str | None = None) -> None:
         self.hall = hall
         self.seeks: dict[str, Seek] = {}
+        #: what the other processes are told (:mod:`.bus`); alone: nobody
+        self.bus: Bus = bus or LocalBus()
+        #: this process's internal URL, with several processes
+        self.address = address
+
+    async def listen(self) -> None:
+        """Keep the copies of the other processes' seeks."""
+        await self.bus.subscribe(TOPIC, self.heard)
+
+    def _tell(self, message: dict[str, Any]) -> None:
+        """Tell the other processes ``message`` (in the background)."""
+        if not isinstance(self.bus, LocalBus):
+            self.hall.spawn_task("telling the lobby", self.bus.publish(TOPIC, message))
+
+    def heard(self, message: dict[str, Any]) -> None:
+        """Another process's seek was posted, asked after, taken or is gone."""
+        kind, seek_id = message.get("op"), str(message.get("id", ""))
+        if kind == "post":
+            self.seeks[seek_id] = seek_of(message)
+            return
+        seek = self.seeks.get(seek_id)
+        if seek is None or seek.home is None:
+            return
+        if kind == "seen":
+            seek.seen = time.monotonic()
+        elif kind == "taken":
+            seek.game = "…"  # no longer open: never listed again
+        elif kind == "gone":
+            del self.seeks[seek_id]
+
+    def home_of(self, seek_id: str) -> str | None:
+        """The internal URL of the process that holds seek ``seek_id`` (``None``: this one,
+        or no such seek)."""
+        seek = self.seeks.get(seek_id)
+        return None if seek is None else seek.home
+
+    def _local(self, seek_id: str) -> Seek | None:
+        seek = self.seeks.get(seek_id)
+        return seek if seek is not None and seek.home is None else None
 
     def _sweep(self) -> None:
         now = time.monotonic()
@@ -98,6 +150,8 @@ class Lobby:
             limit = KEEP_ACCEPTED_SECONDS if seek.game else SEEK_SECONDS
             if now - seek.seen > limit:
                 del self.seeks[seek_id]
+                if seek.home is None and not seek.game:
+                    self._tell({"op": "gone", "id": seek_id})
 
     async def post(
         self, spec: SeekSpec, owner: Account | None, name: str, client: str = ""
@@ -126,6 +180,8 @@ class Lobby:
                     spec.rating_range,
                     None if spec.to is None else username_key(spec.to), owner_key=key)  # fmt: skip
         self.seeks[seek.id] = seek
+        if not isinstance(self.bus, LocalBus):
+            await self.bus.publish(TOPIC, seek_message(seek, self.address))
         return seek, token
 
     def open_seeks(self, viewer: Account | None) -> list[Seek]:
@@ -147,18 +203,22 @@ class Lobby:
         :raises GameError: 404 for no such seek, 403 for a token not its owner's.
         """
         self._sweep()
-        seek = self.seeks.get(seek_id)
+        seek = self._local(seek_id)
         if seek is None:
             raise GameError(404, N_("no seek {seek} is open"), seek=repr(seek_id[:20]))
         if not token or not hmac.compare_digest(token_hash(token), seek.token_hash):
             raise GameError(403, N_("seek {seek} is not yours"), seek=repr(seek_id[:20]))
         seek.seen = time.monotonic()
+        if seek.game is None and seek.seen - seek.told > TELL_SEEN_SECONDS:
+            seek.told = seek.seen
+            self._tell({"op": "seen", "id": seek.id})
         return seek
 
     def cancel(self, seek_id: str, token: str | None) -> None:
         seek = self.owned(seek_id, token)
         if seek.game is None:
             del self.seeks[seek.id]
+            self._tell({"op": "gone", "id": seek.id})
 
     def drop_seeks_of(self, account_id: int) -> int:
         """Take the open seeks of account ``account_id`` off the lobby (a disabled account's);
@@ -175,12 +235,13 @@ class Lobby:
         :raises GameError: 404 for no open seek, 409 for a seek that is no challenge to it.
         """
         self._sweep()
-        seek = self.seeks.get(seek_id)
+        seek = self._local(seek_id)
         if seek is None or seek.game is not None:
             raise GameError(404, N_("no seek {seek} is open"), seek=repr(seek_id[:20]))
         if seek.to != username_key(addressee.username):
             raise GameError(409, N_("this challenge is for {name}"), name=repr(seek.to or ""))
         del self.seeks[seek_id]
+        self._tell({"op": "gone", "id": seek_id})
 
     async def accept(self, seek_id: str, taker: Account | None, name: str) -> Created:
         """Take seek ``seek_id``: its game is made; the answer is the taker's seat.
@@ -189,7 +250,7 @@ class Lobby:
             409 for one's own seek, a challenge to another, or a rating out of range.
         """
         self._sweep()
-        seek = self.seeks.get(seek_id)
+        seek = self._local(seek_id)
         if seek is None or seek.game is not None:
             raise GameError(404, N_("no seek {seek} is open"), seek=repr(seek_id[:20]))
         await self._check_taker(seek, taker, name)
@@ -200,7 +261,7 @@ class Lobby:
         (``None``: none fits; post a seek then)."""
         spec = _check(spec, who)
         for seek in self.open_seeks(who):
-            if seek.to is not None or not _fits(seek, spec):
+            if seek.to is not None or seek.home is not None or not _fits(seek, spec):
                 continue
             try:
                 await self._check_taker(seek, who, name)
@@ -255,6 +316,7 @@ class Lobby:
             seek.game = None
             raise
         seek.game = created.room.public_id
+        self._tell({"op": "taken", "id": seek.id})
         seek.seat_token = created.token
         seek.seat_color = created.color
         seek.seen = time.monotonic()
@@ -262,6 +324,42 @@ class Lobby:
         taker_color = "black" if created.color == "white" else "white"
         created.room.mark_seen(taker_color == "white")  # the taker is here: the first move waits
         return Created(created.room, created.invite, taker_color, None, created.warnings)
+
+
+def seek_message(seek: Seek, home: str | None) -> dict[str, Any]:
+    """The bus's message of a new seek (its token's hash stays home)."""
+    owner = seek.owner
+    return {
+        "op": "post",
+        "id": seek.id,
+        "home": home,
+        "owner": None if owner is None else [owner.id, owner.username, owner.admin, owner.bot],
+        "name": seek.name,
+        "variant": seek.variant,
+        "options": seek.options,
+        "clock": seek.clock,
+        "rated": seek.rated,
+        "color": seek.color,
+        "rating": seek.rating,
+        "rating_range": None if seek.rating_range is None else list(seek.rating_range),
+        "to": seek.to,
+        "owner_key": seek.owner_key,
+    }
+
+
+def seek_of(message: dict[str, Any]) -> Seek:
+    """The copy of another process's seek, from its :func:`seek_message`."""
+    owner = message["owner"]
+    account = None if owner is None else Account(int(owner[0]), str(owner[1]), *owner[2:4])
+    low_high = message.get("rating_range")
+    return Seek(
+        str(message["id"]), "", account, str(message["name"]), str(message["variant"]),
+        dict(message["options"]), message.get("clock"), bool(message["rated"]),
+        str(message["color"]), message.get("rating"),
+        None if low_high is None else (int(low_high[0]), int(low_high[1])),
+        message.get("to"), owner_key=str(message.get("owner_key", "")),
+        home=str(message["home"]),
+    )  # fmt: skip
 
 
 def _check(spec: SeekSpec, owner: Account | None) -> SeekSpec:
@@ -299,4 +397,4 @@ def _fits(seek: Seek, spec: SeekSpec) -> bool:
             and colors_fit)  # fmt: skip
 
 
-__all__ = ["Lobby", "Seek", "SeekSpec"]
+__all__ = ["Lobby", "Seek", "SeekSpec", "seek_message", "seek_of"]

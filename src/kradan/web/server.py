@@ -17,8 +17,10 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import re
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -47,9 +49,11 @@ from .archive_api import ARCHIVE_MAX_BODY
 from .archive_api import router as archive_router
 from .audit import Audit
 from .bot_api import router as bot_router
+from .bus import PostgresBus
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
+from .forward import Forwarder, read_game
 from .hall import Hall
 from .hosts import HostAllowlist
 from .i18n import N_
@@ -57,10 +61,12 @@ from .limits import create_limit
 from .lobby import Lobby
 from .lobby_api import router as lobby_router
 from .model import GameError
+from .owners import Elsewhere, Owners
 from .rate_limit import ImportLimit
 from .rematch import router as rematch_router
 from .review_api import router as review_router
 from .room.dead_rules import DeadGameRules
+from .room.view import game_message
 from .server_settings import RuntimeSettings
 from .settings import UNSET, ServeSettings, Unset
 from .storage import Store, default_database_url, make_engine, migrate
@@ -68,6 +74,7 @@ from .storage import database_url as normalise_url
 from .tournament_director import Director
 from .tournament_store import TournamentStore
 from .tournaments_api import router as tournaments_router
+from .watch import Spectators
 
 log = logging.getLogger("kradan.web")
 
@@ -251,6 +258,13 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+async def _elsewhere(request: Request, error: Exception) -> JSONResponse:
+    """A game that another process took while this request was on its way to it."""
+    assert isinstance(error, Elsewhere)
+    text = f"game {error.public_id!r} is served by another process: try again"
+    return JSONResponse({"error": text}, status_code=503, headers={"retry-after": "1"})
+
+
 async def _server_error(request: Request, error: Exception) -> JSONResponse:
     """A bug: logged; the answer has the same guards as every other."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
@@ -298,6 +312,38 @@ def _include_pages(app: FastAPI) -> None:
         return
     app.include_router(pages.router)
     app.include_router(tournament_pages.router)
+
+
+def spectated(hall: Hall, client: Any) -> Callable[[str], Awaitable[str | None]]:
+    """How the spectators here read a game: from this process if it serves the game (or
+    takes it over from a process that has gone), else from the one that serves it."""
+
+    async def read(public_id: str) -> str | None:
+        try:
+            address = await hall.locate(public_id)
+        except Exception:
+            log.exception("game %s could not be located", public_id)
+            return None
+        if address is None:
+            room = await hall.get(public_id)
+            return None if room is None else game_message(room.view())
+        return await read_game(client, address, public_id) if address else None
+
+    return read
+
+
+async def own_games(url: str, address: str) -> Owners:
+    """This process's share of the games on ``url`` (PostgreSQL), known to the others as
+    ``address`` (:mod:`.owners`); losing its connection stops the process (a supervisor
+    starts it again), since it no longer owns its games."""
+    owners = Owners(url, address)
+    await owners.open()
+
+    def lost() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    owners.on_lost = lost
+    return owners
 
 
 #: with ``freeze_startup``: new objects between two collections of the youngest generation
@@ -350,8 +396,23 @@ def create_app(
         await migrate(engine)
         archive = ArchiveStore(engine)
         hall = Hall(Store(engine), pool, archive, dead_games)
+        if settings.internal_url is not None:
+            hall.owners = await own_games(url, settings.internal_url)
         hall.accounts = app.state.accounts = Accounts(engine)
-        app.state.lobby = Lobby(hall)
+        reader = None
+        if hall.owners is None:
+            app.state.lobby = Lobby(hall)
+        else:
+            bus = PostgresBus(hall.owners)
+            app.state.lobby = Lobby(hall, bus, settings.internal_url)
+            await app.state.lobby.listen()
+            import httpx2  # (the web extra's HTTP client: only with several processes)
+
+            reader = httpx2.AsyncClient(timeout=10.0)
+            hall.spectators = app.state.spectators = Spectators(
+                bus, spectated(hall, reader), hall.spawn_task
+            )
+            await hall.spectators.listen()
         app.state.chat = Chat(engine)
         app.state.api_tokens = ApiTokens(engine)
         director = app.state.director = Director(hall, TournamentStore(engine), hall.accounts)
@@ -365,6 +426,8 @@ def create_app(
         app.state.archive = archive
         await hall.resume()
         await director.resume()
+        if hall.owners is not None:
+            hall.spawn_task("taking over games", hall.take_over())
         if warm_engine:
             hall.spawn_task("warming the engine", pool.warm())
         thresholds = gc.get_threshold()
@@ -379,6 +442,8 @@ def create_app(
                 gc.set_threshold(*thresholds)
                 gc.unfreeze()
             await hall.close()
+            if reader is not None:
+                await reader.aclose()
             await archive.close()
             pool.close()
             await engine.dispose()
@@ -396,9 +461,35 @@ def create_app(
     app.state.import_limit = ImportLimit(rate, clock=settings.clock) if rate else None
     app.state.create_limit = create_limit(settings)
     app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(Elsewhere, _elsewhere)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _server_error)
+    if settings.internal_url is not None:
+        if not url.startswith("postgresql"):
+            raise ValueError(
+                "several processes (an internal URL) need PostgreSQL: an SQLite database is "
+                "served by one process"
+            )
+
+        async def locate(public_id: str) -> str | None:
+            hall: Hall = app.state.hall
+            return await hall.locate(public_id)
+
+        def seek_home(seek_id: str) -> str | None:
+            lobby: Lobby = app.state.lobby
+            return lobby.home_of(seek_id)
+
+        def spectators() -> Spectators | None:
+            return getattr(app.state, "spectators", None)
+
+        app.add_middleware(
+            Forwarder,
+            locate=locate,
+            address=settings.internal_url,
+            seek_home=seek_home,
+            spectators=spectators,
+        )
     app.add_middleware(BodyLimit)
     app.add_middleware(HostAllowlist, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from urllib.parse import urlsplit
 
 from .rate_limit import DEFAULT_IMPORT_RATE
 
@@ -89,6 +90,31 @@ def default_hosts(bind: str) -> tuple[str, ...]:
     return (*LOOPBACK_HOSTS, name)
 
 
+def parse_internal_url(text: str) -> str:
+    """``--internal-url``'s value: ``http://HOST:PORT`` with nothing after it.
+
+    >>> parse_internal_url("http://10.0.0.5:8081/")
+    'http://10.0.0.5:8081'
+
+    :raises ValueError: for anything else
+    """
+    parts = urlsplit(text.strip())
+    if (
+        parts.scheme != "http"
+        or not parts.hostname
+        or parts.port is None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
+        raise ValueError(
+            f"internal URL {text!r}: expected http://HOST:PORT, the address the other "
+            "processes reach this one by"
+        )
+    return f"http://{parts.netloc}"
+
+
 class Unset(Enum):
     """The value of a keyword argument not given (``create_app``'s ``import_rate``)."""
 
@@ -112,6 +138,10 @@ class ServeSettings:
     - ``sign_up_open``: whether anyone may make an account (``POST /api/accounts``), and
       ``notice``: a notice on the front page; both the defaults of what an admin changes at
       run time (:mod:`kradan.web.server_settings`).
+    - ``internal_url``: with several processes on one PostgreSQL, the URL the other
+      processes reach this one by (``http://10.0.0.5:8081``): each game is served by one
+      process, and the others pass its requests there (docs/scaling.md); ``None``: this
+      process is the only one.
     - ``clock``: the seconds the limits count by (a test gives its own).
 
     :raises ValueError: for a negative rate, a burst under one or no allowed host
@@ -123,6 +153,7 @@ class ServeSettings:
     import_rate: int = DEFAULT_IMPORT_RATE
     sign_up_open: bool = True
     notice: str = ""
+    internal_url: str | None = None
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +170,11 @@ class ServeSettings:
             raise ValueError(f"create_burst {self.create_burst!r}: expected 1 or more")
         if self.import_rate < 0:
             raise ValueError(f"import_rate {self.import_rate!r}: expected bytes a minute, or 0")
+        if self.internal_url is not None:
+            object.__setattr__(self, "internal_url", parse_internal_url(self.internal_url))
+            internal = host_name(urlsplit(self.internal_url).netloc)
+            if not self.any_host and internal not in normal:
+                object.__setattr__(self, "allowed_hosts", (*normal, internal))
 
     @property
     def any_host(self) -> bool:
@@ -157,4 +193,5 @@ __all__ = [
     "default_hosts",
     "host_name",
     "parse_hosts",
+    "parse_internal_url",
 ]

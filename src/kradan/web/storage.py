@@ -19,7 +19,7 @@ through the async engine.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -34,6 +34,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -196,6 +197,23 @@ class Store:
                 events[event.game_id].append(event)
         return [StoredGame(rows[i], moves[i], events[i]) for i in ids if i in rows]
 
+    async def games_of(
+        self, account_id: int, also: Collection[str] = ()
+    ) -> list[tuple[str, str, bool]]:
+        """The games of account ``account_id`` being played, and those of ``also`` (public
+        ids) however they stand: ``(public id, variant, being played)`` each."""
+        mine = or_(GameRow.white_account_id == account_id, GameRow.black_account_id == account_id)
+        wanted = GameRow.status == "playing"
+        if also:
+            wanted = or_(wanted, GameRow.public_id.in_(list(also)))
+        async with self.sessions() as session:
+            found = await session.execute(
+                select(GameRow.public_id, GameRow.variant, GameRow.status)
+                .where(mine, wanted)
+                .order_by(GameRow.id)
+            )
+            return [(row[0], row[1], row[2] == "playing") for row in found]
+
     async def playing(self) -> list[str]:
         """The public ids of every game still being played."""
         async with self.sessions() as session:
@@ -211,8 +229,9 @@ class Store:
     # --- writing -------------------------------------------------------------------------------
 
     async def create(self, row: GameRow) -> GameRow:
-        """Store a new game; ``row.id`` is set once it is committed."""
-        values = _row_values(row, skip=("id",))
+        """Store a new game; ``row.id`` is set once it is committed (or kept, when it was set
+        already: a process among several takes its new game's id first, :mod:`.owners`)."""
+        values = _row_values(row, skip=("id",) if row.id is None else ())
 
         def insert_game(connection: Connection) -> None:
             inserted = connection.execute(insert(GAMES).values(**values).returning(GAMES.c.id))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -33,6 +35,7 @@ from .accounts import Account, Accounts, family_of, username_key
 from .hall import Hall
 from .i18n import N_
 from .model import GameError, NewGame, Player, new_public_id, parse_clock
+from .owners import one_at_a_time
 from .room import RoomBase
 from .room.abandon import ABORTED
 from .tables import utcnow
@@ -71,9 +74,17 @@ class Director:
         self.hall = hall
         self.store = store
         self.accounts = accounts
-        #: one change at a time: a result, a pairing, a start
+        #: one change at a time in this process: a result, a pairing, a start
         self.lock = asyncio.Lock()
         self.arenas: set[str] = set()
+
+    @asynccontextmanager
+    async def changing(self) -> AsyncIterator[None]:
+        """One change to the tournaments at a time: in this process, and among the processes
+        on one PostgreSQL database (the last two games of a round may end on two processes,
+        which must not both pair the next; :func:`~kradan.web.owners.one_at_a_time`)."""
+        async with self.lock, one_at_a_time(self.store.engine, "kradan:tournaments"):
+            yield
 
     # --- making and starting --------------------------------------------------------------------
 
@@ -153,7 +164,7 @@ class Director:
         :raises GameError: 403 for someone else than the organiser or an admin, 409 for a
             tournament already started.
         """
-        async with self.lock:
+        async with self.changing():
             row = await self.get(public_id)
             self._may_run(row, who)
             if row.status != "created":
@@ -178,7 +189,7 @@ class Director:
 
         :raises GameError: 403 as :meth:`start`; 409 for one that has ended.
         """
-        async with self.lock:
+        async with self.changing():
             row = await self.get(public_id)
             self._may_run(row, who)
             if row.status not in ("created", "playing"):
@@ -204,7 +215,7 @@ class Director:
         pairing = await self.store.of_game(game)
         if pairing is None:
             return
-        async with self.lock:
+        async with self.changing():
             await self.store.set_result(pairing.id, result, forfeit)
             tournament = await self.store.get_by_id(pairing.tournament_id)
             if tournament is not None and tournament.status == "playing":
@@ -215,7 +226,7 @@ class Director:
         ended while the server was down, pair what is due, restart the arenas' pairing."""
         for row in await self.store.playing():
             try:
-                async with self.lock:
+                async with self.changing():
                     await self._catch_up(row)
                     await self._advance(row)
             except Exception:  # one broken tournament must not stop the server
@@ -313,7 +324,7 @@ class Director:
         once its last games have ended."""
         try:
             while not self.hall.closed:
-                async with self.lock:
+                async with self.changing():
                     row = await self.store.get(public_id)
                     if row is None or row.status != "playing":
                         return

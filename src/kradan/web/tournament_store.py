@@ -33,6 +33,7 @@ class TournamentStore:
     """The tournaments and their pairings."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
 
     async def create(self, row: TournamentRow) -> TournamentRow:
