@@ -166,6 +166,14 @@ def test_choose_follows_the_weights(book: Book) -> None:
     assert book.choose(out, rng) is None
 
 
+def test_a_seeded_choice_is_the_same_each_time(book: Book) -> None:
+    """The generator given decides the draws (match openings are reproducible by their seed)."""
+    first, second = random.Random(11), random.Random(11)
+    picks = [book.choose(Board(), first).uci() for _ in range(40)]  # type: ignore[union-attr]
+    assert picks == [book.choose(Board(), second).uci() for _ in range(40)]  # type: ignore[union-attr]
+    assert len(set(picks)) == 2
+
+
 def test_lines_are_different_and_follow_the_book(book: Book) -> None:
     lines = book.lines(10, plies=4, seed=1)
     assert sorted(map(tuple, lines)) == sorted({("e3e4",), ("d3d4", "d6d5")})
