@@ -199,7 +199,7 @@ class Forwarder:
             await asyncio.sleep(0.1)
             located = await locate(public_id)
             if located is None:  # ours now: served here, with the body as it came
-                await self.app(scope, _replay(bytes(body), receive), send)
+                await self.app(scope, replay_body(bytes(body), receive), send)
                 return
             address = located or address
 
@@ -314,7 +314,8 @@ class Forwarder:
             await self.client.aclose()
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """The client's messages with the request's body, read already, given back first."""
     sent = False
 
     async def replay() -> Message:

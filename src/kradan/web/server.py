@@ -53,7 +53,7 @@ from .bus import PostgresBus
 from .chat import Chat
 from .chat_api import router as chat_router
 from .engine_pool import EnginePool
-from .forward import Forwarder, read_game
+from .forward import Forwarder, read_game, replay_body
 from .hall import Hall
 from .hosts import HostAllowlist
 from .i18n import N_
@@ -141,17 +141,7 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
 
 async def _too_large(scope: Scope, send: Send, limit: int, size: str) -> None:
