@@ -82,7 +82,7 @@ def _db_find(db_keys: np.ndarray, key: np.uint64) -> int:
         return -1
     i = np.searchsorted(db_keys, key)
     if i < n and db_keys[i] == key:
-        return i
+        return int(i)
     return -1
 
 

@@ -239,7 +239,9 @@ class Driver:
                     report = self.report(start, done, total)
                     if on_progress is not None:
                         on_progress(report)
-                    if seconds is not None and time.perf_counter() - start >= seconds:
+                    if self.root.win is not None or (
+                        seconds is not None and time.perf_counter() - start >= seconds
+                    ):
                         return report
             finally:
                 close = getattr(results, "close", None)
