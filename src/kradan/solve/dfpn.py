@@ -215,7 +215,7 @@ def _mid(
             phi >= th_phi[depth]
             or delta >= th_delta[depth]
             or ctx[C_NODES] >= ctx[C_LIMIT]
-            or ctx[C_FOUND] >= found_keys.shape[0] - 1
+            or ctx[C_FOUND] >= found_keys.shape[0] - 2 * MAX_DEPTH  # room to unwind
             or depth + 2 >= MAX_DEPTH
         ):
             _store(tt_key, tt_num, key, phi, delta, spent, 0)
