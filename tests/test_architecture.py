@@ -92,7 +92,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("formats", ("kradan.pgn.*", "kradan.svg.*", "kradan.egtb.*", "kradan.rulebook")),
     ("engine", ("kradan.engine.*",)),
     ("executors", ("kradan.executors.*",)),
-    ("runners", ("kradan.runners.*", "kradan.ratings", "kradan.tournaments.*")),
+    ("runners", ("kradan.runners.*", "kradan.ratings", "kradan.tournaments.*", "kradan.solve.*")),
     ("training", ("kradan.training.*",)),
     ("apps", ("kradan.cli.*", "kradan.web.*", "kradan.__main__")),
     ("fuzzers", ("fuzz.*",)),

@@ -27,6 +27,7 @@ from . import (
     play,
     serve,
     show,
+    solve,
     tune,
     uci,
     validate,
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_parser(commands)
     bot.add_parser(commands)
     tune.add_parser(commands)
+    solve.add_parser(commands)
     for command_parser in commands.choices.values():  # for a command's own usage on errors
         command_parser.set_defaults(command_parser=command_parser)
     return parser
