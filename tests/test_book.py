@@ -84,6 +84,39 @@ def test_plies_and_min_weight_trim_the_book() -> None:
     assert [m.uci for m in build(_games(), "makruk", min_weight=2).moves(Board())] == ["e3e4"]
 
 
+def _random_games(count: int, plies: int, result: str = "1/2-1/2", variant: str = "makruk") -> str:
+    """``count`` random games of ``plies`` plies (a draw: every move earns a point) as PGN."""
+    texts = []
+    for seed in range(count):
+        board, rng, sans = Board(variant=variant), random.Random(seed), []
+        while len(sans) < plies and board.outcome() is None:
+            move = rng.choice(list(board.legal_moves))
+            sans.append(board.san(move))
+            board.push(move)
+        numbered = " ".join(f"{i // 2 + 1}. {san}" if i % 2 == 0 else san
+                            for i, san in enumerate(sans))  # fmt: skip
+        texts.append(f'[Variant "{variant}"]\n[Result "{result}"]\n\n{numbered} {result}\n')
+    return "\n".join(texts)
+
+
+def test_a_book_keeps_twenty_plies_of_each_game_by_default() -> None:
+    games = _games(_random_games(1, 30))
+    assert len(build(games, "makruk")) == len(build(games, "makruk", plies=20)) == 20
+    assert len(build(games, "makruk", plies=21)) == 21
+
+
+def test_a_large_book_and_one_of_another_game_read_back(tmp_path: Path) -> None:
+    """Past a dozen entries (the size is no small number any more) and with a game's name of
+    any length (Cambodian: nine letters), a book reads back as it was written."""
+    for variant in ("makruk", "cambodian", "sittuyin"):
+        big = build(_games(_random_games(4, 12, variant=variant), variant), variant)
+        assert len(big) > 30
+        path = tmp_path / f"{variant}.book"
+        big.write(path)
+        again = Book.read(path)
+        assert again.game == big.game and (again.entries == big.entries).all()
+
+
 def test_a_position_reached_two_ways_is_one_entry() -> None:
     one, two = Board(), Board()
     for move in ("e3e4", "e6e5", "d3d4"):
@@ -166,6 +199,22 @@ def test_choose_follows_the_weights(book: Book) -> None:
     assert book.choose(out, rng) is None
 
 
+def test_lines_are_drawn_from_seed_0_at_most_eight_times_the_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Match openings are the same in every run unless a seed is given (seed 0), and a book
+    with fewer lines than asked for gives up after 8 draws a line asked for."""
+    rich = build(_games(_random_games(12, 6)), "makruk")
+    assert rich.lines(4, plies=3) == rich.lines(4, plies=3, seed=0)
+    assert rich.lines(4, plies=3, seed=0) != rich.lines(4, plies=3, seed=1)
+    draws = []
+    monkeypatch.setattr(Book, "choose", lambda self, board, rng=None: draws.append(1))
+    for count in (1, 2, 5):
+        draws.clear()
+        assert rich.lines(count, plies=3) == []
+        assert len(draws) == 8 * count
+
+
 def test_a_seeded_choice_is_the_same_each_time(book: Book) -> None:
     """The generator given decides the draws (match openings are reproducible by their seed)."""
     first, second = random.Random(11), random.Random(11)
@@ -179,6 +228,7 @@ def test_lines_are_different_and_follow_the_book(book: Book) -> None:
     assert sorted(map(tuple, lines)) == sorted({("e3e4",), ("d3d4", "d6d5")})
     # however many are asked for, the draws go on until the book's lines are found
     assert sorted(map(tuple, book.lines(8, plies=4, seed=1))) == sorted(map(tuple, lines))
+    assert len(book.lines(1, plies=4, seed=1)) == 1 and book.lines(0, plies=4) == []
     # a line stops at its plies, though the book goes on
     assert sorted(map(tuple, book.lines(10, plies=1, seed=1))) == [("d3d4",), ("e3e4",)]
     assert book.lines(10, plies=4, seed=1) == lines  # the seed decides

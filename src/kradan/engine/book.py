@@ -139,7 +139,10 @@ class Book:
 
     def lines(self, count: int, plies: int, seed: int = 0) -> list[list[str]]:
         """Up to ``count`` different opening lines of up to ``plies`` plies, each drawn move
-        by move with the weights (for match openings)."""
+        by move with the weights (for match openings); at most ``8 * count`` draws, so that a
+        book with fewer lines gives what it has."""
+        if count <= 0:
+            return []
         rng = random.Random(seed)
         found: dict[tuple[str, ...], None] = {}
         for _ in range(count * 8):
