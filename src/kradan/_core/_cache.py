@@ -27,6 +27,8 @@ _COMPILED = (
     "alquerque/_kernel.py",
     "alquerque/geometry.py",
     "egtb/_kernel.py",
+    "solve/dfpn.py",  # Alquerque's proof-number search
+    "solve/keys.py",  # and its position keys
 )
 _STAMP = "kradan-kernel.fingerprint"
 
