@@ -32,7 +32,8 @@ from .accounts import (
     accounts_of,
     signed_in,
 )
-from .api import ErrorView, ExportAfter, ExportLimit, hall_of, same_origin
+from .api import ExportAfter, ExportLimit, hall_of, same_origin
+from .api import error_responses as _errors
 from .i18n import N_
 from .listing import Listing
 from .model import GameError, players_text
@@ -86,10 +87,6 @@ class LeaderView(RatingView):
 class LeaderboardView(BaseModel):
     family: str
     players: list[LeaderView]
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def _client(request: Request) -> str:

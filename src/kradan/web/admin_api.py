@@ -32,7 +32,8 @@ from .access_log import AccessLog
 from .accounts import Account, signed_in
 from .admin_games import RESULTS, GameAdmin
 from .admin_users import UserAdmin
-from .api import ErrorView, room_of, same_origin
+from .api import error_responses as _errors
+from .api import room_of, same_origin
 from .audit import Audit
 from .chat_api import chat_of
 from .i18n import N_
@@ -43,10 +44,6 @@ from .server_settings import MAX_NOTICE, runtime_settings
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
 Limit = Annotated[int, Query(ge=1, le=500)]
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 async def an_admin(request: Request) -> Account:

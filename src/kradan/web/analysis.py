@@ -35,7 +35,8 @@ from ..errors import EngineError, KradanError
 from ..games import find_game
 from . import i18n
 from .analysis_work import AnalysisRequest, position
-from .api import MAX_BODY, ErrorView, OptionValue, same_origin
+from .api import MAX_BODY, OptionValue, same_origin
+from .api import error_responses as _errors
 from .engine_pool import AnalysisJob, EnginePool
 from .i18n import N_
 from .model import GameError
@@ -203,10 +204,6 @@ def game_over_answer(board: Any) -> dict[str, Any]:
 def pool_of(connection: Request | WebSocket) -> EnginePool:
     pool: EnginePool = connection.app.state.pool
     return pool
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def _shown(value: Any) -> str:

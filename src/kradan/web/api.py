@@ -151,7 +151,8 @@ class GameList(BaseModel):
     games: list[GameSummary]
 
 
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that answers ``codes`` with an :class:`ErrorView`."""
     return {code: {"model": ErrorView} for code in codes}
 
 
@@ -227,7 +228,7 @@ def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
     "/api/games",
     status_code=201,
     response_model=CreatedView,
-    responses=_errors(400, 403, 413, 429),
+    responses=error_responses(400, 403, 413, 429),
     summary="Start a game",
     dependencies=[Depends(creation_allowed)],
 )
@@ -262,7 +263,7 @@ async def create_game(body: NewGameBody, request: Request, response: Response) -
 @router.get(
     "/api/games",
     response_model=GameList,
-    responses=_errors(400),
+    responses=error_responses(400),
     summary="The newest public games",
 )
 async def list_games(
@@ -296,7 +297,7 @@ ExportAfter = Annotated[
 @router.get(
     "/api/games.pgn",
     response_class=StreamingResponse,
-    responses={200: {"content": {"text/plain": {}}}, **_errors(422)},
+    responses={200: {"content": {"text/plain": {}}}, **error_responses(422)},
     summary="The public games as PGN, page by page",
 )
 async def all_games_pgn(
@@ -312,7 +313,7 @@ async def all_games_pgn(
 @router.get(
     "/api/games/{game_id}",
     response_model=GameView,
-    responses=_errors(404),
+    responses=error_responses(404),
     summary="A game",
 )
 async def get_game(game_id: GameId, request: Request) -> Response:
@@ -333,7 +334,7 @@ async def get_game(game_id: GameId, request: Request) -> Response:
 @router.get(
     "/api/games/{game_id}/pgn",
     response_class=PlainTextResponse,
-    responses=_errors(404),
+    responses=error_responses(404),
     summary="A game as PGN",
 )
 async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
@@ -346,7 +347,7 @@ async def game_pgn(game_id: GameId, request: Request) -> PlainTextResponse:
 @router.post(
     "/api/games/{game_id}/moves",
     response_model=GameView,
-    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     summary="Play a move",
 )
 async def play_move(game_id: GameId, body: MoveBody, request: Request) -> Response:
@@ -358,7 +359,7 @@ async def play_move(game_id: GameId, body: MoveBody, request: Request) -> Respon
 @router.get(
     "/api/games/{game_id}/read-move",
     response_model=ReadMove,
-    responses=_errors(400, 404, 409, 422),
+    responses=error_responses(400, 404, 409, 422),
     summary="Read a typed move",
 )
 async def read_move(
@@ -377,7 +378,7 @@ async def read_move(
 @router.post(
     "/api/games/{game_id}/actions",
     response_model=GameView,
-    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     summary="Resign, offer or answer a draw, claim one, take back, declare or stop a count, "
     "abort, claim a game the opponent left",
 )
@@ -391,7 +392,7 @@ async def take_action(game_id: GameId, body: ActionBody, request: Request) -> Re
 @router.post(
     "/api/games/{game_id}/abort",
     response_model=GameView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Abort a game before both sides have moved",
 )
 async def abort_game(game_id: GameId, request: Request) -> Response:
@@ -406,7 +407,7 @@ async def abort_game(game_id: GameId, request: Request) -> Response:
 @router.post(
     "/api/games/{game_id}/claim-win",
     response_model=GameView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Claim a game your opponent has left",
 )
 async def claim_win(game_id: GameId, request: Request) -> Response:
@@ -421,7 +422,7 @@ async def claim_win(game_id: GameId, request: Request) -> Response:
 @router.post(
     "/api/games/{game_id}/setup",
     response_model=GameView,
-    responses=_errors(400, 401, 403, 404, 409, 413, 422),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     summary="Hand in your camp in Sittuyin's screened setup",
 )
 async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> Response:
@@ -435,7 +436,7 @@ async def hand_in_setup(game_id: GameId, body: SetupBody, request: Request) -> R
 @router.get(
     "/join/{game_id}",
     status_code=303,
-    responses=_errors(401, 403, 404),
+    responses=error_responses(401, 403, 404),
     summary="Take a seat by an invitation link",
     response_class=RedirectResponse,
 )

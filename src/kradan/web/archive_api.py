@@ -29,7 +29,8 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from .api import ErrorView, same_origin, unknown_game
+from .api import error_responses as _errors
+from .api import same_origin, unknown_game
 from .archive import ArchiveStore
 from .archive_queries import (
     MAX_PAGE,
@@ -116,10 +117,6 @@ class ExplorerView(BaseModel):
     black: int
     moves: list[ExplorerMove] = Field(description="the moves played from it, most played first")
     recent: list[ArchivedGameSummary] = Field(description="the latest games archived with it")
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -41,7 +41,8 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from .accounts import Account, accounts_of, signed_in, username_key
-from .api import ErrorView, SetupBody, hall_of, room_of, same_origin, view_response
+from .api import SetupBody, hall_of, room_of, same_origin, view_response
+from .api import error_responses as _errors
 from .api_tokens import ApiTokens, bearer_of, token_account
 from .hall import Hall
 from .i18n import N_
@@ -74,10 +75,6 @@ class ApiAccountView(BaseModel):
 class ChallengeTaken(BaseModel):
     game: str
     color: str
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def _tokens(request: Request) -> ApiTokens:

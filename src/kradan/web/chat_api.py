@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from .accounts import SESSION_COOKIE, Account, accounts_of, signed_in
-from .api import ErrorView, cookie_name, room_of, same_origin, seat_token, socket_game
+from .api import cookie_name, room_of, same_origin, seat_token, socket_game
+from .api import error_responses as _errors
 from .audit import Audit
 from .chat import MAX_TEXT, Chat, Room, Speaker
 from .i18n import N_
@@ -57,10 +58,6 @@ class ChatView(BaseModel):
 def chat_of(request: Request | WebSocket) -> Chat:
     chat: Chat = request.app.state.chat
     return chat
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def _may_read(room: Room, seat: bool | None, account: Account | None, playing: bool) -> bool:

@@ -316,16 +316,7 @@ class Forwarder:
 
 def replay_body(body: bytes, receive: Receive) -> Receive:
     """The client's messages with the request's body, read already, given back first."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
+    return _first({"type": "http.request", "body": body, "more_body": False}, receive)
 
 
 def _first(message: Message, receive: Receive) -> Receive:

@@ -22,7 +22,8 @@ from fastapi import APIRouter, Body, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from .accounts import player_name, signed_in
-from .api import ErrorView, OptionValue, same_origin, set_seat_cookie
+from .api import OptionValue, same_origin, set_seat_cookie
+from .api import error_responses as _errors
 from .hall import Created
 from .limits import creation_allowed
 from .lobby import Lobby, SeekSpec
@@ -96,10 +97,6 @@ class TakenView(BaseModel):
     game: str
     token: str
     color: Literal["white", "black"]
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def lobby_of(request: Request) -> Lobby:

@@ -23,7 +23,8 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from .accounts import Account, signed_in
-from .api import ErrorView, hall_of, same_origin
+from .api import error_responses as _errors
+from .api import hall_of, same_origin
 from .i18n import N_
 from .model import GameError
 from .tournament_director import Director, TournamentSpec
@@ -128,10 +129,6 @@ class TournamentLine(BaseModel):
 
 class TournamentList(BaseModel):
     tournaments: list[TournamentLine]
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorView} for code in codes}
 
 
 def director_of(request: Request) -> Director:
