@@ -22,7 +22,9 @@ EXAMPLES = """examples:
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 30 4 40' --variant cambodian
-  kradan egtb stats                         who wins each ending, and what the count takes"""
+  kradan egtb stats                         who wins each ending, and what the count takes
+  kradan egtb generate --game alquerque --pieces 5     Alfonso X's Alquerque, up to 5 pieces
+  kradan egtb probe '5/5/2p2/1P3/2P2 w - 0 1' --variant alquerque"""
 
 
 def _pieces(text: str) -> int:
@@ -53,6 +55,13 @@ def add_parser(commands: Any) -> None:
     generate.add_argument(
         "--force", action="store_true", help="build again the tables the directory has"
     )
+    generate.add_argument(
+        "--game",
+        choices=("chess", "alquerque"),
+        default="chess",
+        help="chess: the Makruk, Ouk and Sittuyin tables (default); alquerque: Alfonso X's "
+        "Alquerque, every position of up to N pieces in one file",
+    )
     add_executor_arguments(generate, "tables built")
     _action(
         actions,
@@ -76,9 +85,10 @@ def add_parser(commands: Any) -> None:
     probe.add_argument("position", nargs="+", metavar="POSITION", help="a FEN")
     probe.add_argument(
         "--variant",
-        choices=("makruk", "cambodian", "sittuyin"),
+        choices=("makruk", "cambodian", "sittuyin", "alquerque"),
         default="makruk",
-        help="the game (default makruk; cambodian: Ouk Chatrang without leap rights)",
+        help="the game (default makruk; cambodian: Ouk Chatrang without leap rights; "
+        "alquerque: Alfonso X's rules)",
     )
     probe.add_argument(
         "--counting",
@@ -132,6 +142,10 @@ def _executor(args: argparse.Namespace) -> Any:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    if args.game == "alquerque":
+        from .egtb_alquerque import generate_alquerque
+
+        return generate_alquerque(args.pieces, args.dir)
     from ..egtb.generate import generate
     from ..egtb.tables import TableSet
 
@@ -196,6 +210,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    if args.variant == "alquerque":
+        from .egtb_alquerque import probe_alquerque
+
+        return probe_alquerque(" ".join(args.position), args.dir)
     from ..board import Board
     from ..egtb import Tablebase
     from ..games import find_game

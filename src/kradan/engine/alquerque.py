@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..alquerque import _kernel as K
@@ -18,6 +20,7 @@ from ..alquerque.board import Board
 from ..alquerque.move import Move as AlquerqueMove
 from ..alquerque.variant import NoCaptureAdjudication
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
+from . import alquerque_tables
 from .kernels import alquerque_search as A
 from .types import MATE, Limit, SearchInfo
 
@@ -50,6 +53,8 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._killers = self._pv = self._stack
         self._pv_length = np.zeros(0, dtype=np.int64)
         self._roots: list[tuple[AlquerqueMove, int]] = []
+        #: Alfonso X's table: its directory (``None``: the default one; ``False``: none)
+        self.alfonso_tables: str | Path | bool | None = None
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
@@ -69,6 +74,10 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves) and board.outcome() is None
+
+    def root_answer(self, board: Board, *, clocked: bool) -> SearchInfo[AlquerqueMove] | None:
+        """Alfonso X's table's move and exact score, where it has them (no search)."""
+        return alquerque_tables.root_answer(board, self.alfonso_tables)
 
     def search_root(self, depth: int, alpha: int, beta: int, tables: Tables) -> int:
         """The kernel's root search always searches the full window (``alpha``/``beta`` unused)."""
@@ -110,8 +119,17 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
 class AlquerqueSearcher(IterativeDeepening[Board, AlquerqueMove]):
     """An Alquerque search instance with its move-ordering table (``hash_mb`` megabytes)."""
 
+    adapter: AlquerqueAdapter
+
     def __init__(self, hash_mb: int = 16) -> None:
         super().__init__(AlquerqueAdapter(), hash_mb)
+
+    def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
+        """Answer the root from Alfonso X's table of ``directory`` (``None`` or ``True``: the
+        default one, :func:`kradan.egtb.default_directory`; ``False``: never) where it is
+        exact (docs/egtb.md); ``probe_depth`` is there for the chess family's searcher's
+        signature: the search itself does not probe."""
+        self.adapter.alfonso_tables = directory
 
 
 def _legal_prefix(board: Board, line: list[AlquerqueMove]) -> list[AlquerqueMove]:
