@@ -13,7 +13,9 @@ What a verdict means. The table holds the pure game's values (no repetition draw
 limit). A draw there is a draw under those rules too: they only add draws. A win or loss in
 ``d`` plies is also the value under them when the game's history cannot get in the way
 (:attr:`Verdict.exact`): the no-capture limit cannot be reached within the ``d`` plies
-(``c + d <= 2 * limit`` for ``c`` plies already played without a capture), and no position
+(``c + d <= 2 * limit`` for ``c`` plies already played without a capture; ``c`` counts as 0
+when the piece counts differ and the limit only draws equal counts, since a capture, which
+alone makes them equal, starts the count again), and no position
 since the last capture could come back on the winning line (none of them is won for the same
 side in fewer plies; the winner's distance falls every ply, so the line never repeats itself).
 """
@@ -127,7 +129,10 @@ class AlfonsoTable:
             return limit == 0 or not decides
         plies = found.plies or 0
         quiet = int(board.text().split()[3])  # plies since the last capture
-        if limit and quiet + plies > limit:
+        # the limit draws only equal counts, and a capture, which alone makes them equal,
+        # starts the count again
+        counted = 0 if not decides and board.pieces(True) != board.pieces(False) else quiet
+        if limit and counted + plies > limit:
             return False
         winner = board.turn if found.result > 0 else not board.turn
         earlier = board.copy()
