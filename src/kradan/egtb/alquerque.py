@@ -168,7 +168,7 @@ def index_of(mover: int, opponent: int, table: np.ndarray) -> int:
     start = table[m, o]
     if start < 0 or m == 0 or o == 0:
         return -1
-    return start + _rank(mover) * _BINOM[POINTS - m, o] + _rank(_compress(opponent, mover))
+    return int(start + _rank(mover) * _BINOM[POINTS - m, o] + _rank(_compress(opponent, mover)))
 
 
 @numba.njit(cache=True)

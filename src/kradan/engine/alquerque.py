@@ -19,8 +19,8 @@ from ..alquerque import _kernel as K
 from ..alquerque.board import Board
 from ..alquerque.move import Move as AlquerqueMove
 from ..alquerque.variant import NoCaptureAdjudication
-from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from . import alquerque_tables
+from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import alquerque_search as A
 from .types import MATE, Limit, SearchInfo
 
