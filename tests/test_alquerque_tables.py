@@ -4,6 +4,8 @@ and its checks, the engine's root answer and the command line."""
 
 from __future__ import annotations
 
+import hashlib
+import zlib
 from math import comb
 from pathlib import Path
 
@@ -210,9 +212,6 @@ def test_damaged_files_are_refused(tmp_path: Path, directory: Path) -> None:
         with pytest.raises(CorruptTableError, match=str(damaged)):
             read_table(damaged)
     # values that decompress but are not those written: the checksum tells
-    import hashlib  # noqa: PLC0415
-    import zlib  # noqa: PLC0415
-
     values = bytearray(zlib.decompress(blob[51:]))
     values[100] = (values[100] + 3) % 256
     assert hashlib.sha256(values).digest() != blob[19:51]
@@ -303,6 +302,7 @@ def test_cli_generate_and_probe(tmp_path: Path, capsys: pytest.CaptureFixture[st
                  "--dir", str(tmp_path)]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "14,400 positions of up to 3 pieces" in out and "longest win 32 plies" in out
+    assert "alquerque-alfonso.akt: 0.01 MiB, built in" in out
     assert main(["egtb", "probe", "5/5/5/2p2/1P1P1 w - 0 1", "--variant", "alquerque",
                  "--dir", str(tmp_path)]) == 0  # fmt: skip
     out = capsys.readouterr().out

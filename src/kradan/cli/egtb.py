@@ -23,7 +23,7 @@ EXAMPLES = """examples:
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 30 4 40' --variant cambodian
   kradan egtb stats                         who wins each ending, and what the count takes
-  kradan egtb generate --game alquerque --pieces 5     Alfonso X's Alquerque, up to 5 pieces
+  kradan egtb generate --game alquerque --pieces 4     Alfonso X's Alquerque, up to 4 pieces
   kradan egtb probe '5/5/2p2/1P3/2P2 w - 0 1' --variant alquerque"""
 
 

@@ -22,13 +22,13 @@ def generate_alquerque(pieces: int, directory: str | None) -> int:
     values = made.values
     print(
         f"{counted(len(values), 'position')} of up to {pieces} pieces, "
-        f"{counted(made.moves, 'move')}: {made.seconds:.1f} s; longest win {made.longest} plies"
+        f"{counted(made.moves, 'move')}; longest win {made.longest} plies"
     )
     print(
         f"side to move wins {int((values > 0).sum()):,}, loses {int((values < 0).sum()):,}, "
         f"draws {int((values == 0).sum()):,}"
     )
-    print(f"{path}: {size / 2**20:.2f} MiB")
+    print(f"{path}: {size / 2**20:.2f} MiB, built in {made.seconds:.1f} s")
     return 0
 
 

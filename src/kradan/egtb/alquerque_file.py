@@ -211,7 +211,7 @@ def read_table(path: str | Path) -> AlfonsoTable:
         blob = Path(path).read_bytes()
     except FileNotFoundError:
         raise MissingTableError(
-            f"no Alfonso X Alquerque table at {where!r}; make it with "
+            f"no endgame table alquerque-alfonso at {where!r}; make it with "
             "'kradan egtb generate --game alquerque'"
         ) from None
     except OSError as error:
