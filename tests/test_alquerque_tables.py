@@ -316,6 +316,26 @@ def test_cli_generate_and_probe(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert str(tmp_path / "none") in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--game", "alquerque", "--pieces", "7"], "pieces '7': 2 to 6"),
+        (["--game", "alquerque", "--pieces", "1"], "pieces '1': 2 to 6"),
+        (["--pieces", "6"], "pieces '6': 3, 4 or 5"),  # the chess family's tables
+    ],
+)
+def test_cli_generate_refuses_piece_counts_outside_the_tables(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(["egtb", "generate", *argv, "--dir", str(tmp_path)])
+    except SystemExit as stop:  # argparse refuses the value itself
+        status = stop.code
+    assert status == 2
+    assert words in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
 def test_analyse_prints_the_verdict(
     directory: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

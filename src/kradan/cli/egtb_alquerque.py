@@ -36,12 +36,11 @@ def describe(board: Any, directory: str | Path | None = None) -> tuple[list[str]
     """The table's verdict, line and best move for ``board`` as lines of text, and whether the
     verdict is exact; ``None`` when the board is not Alfonso X's Alquerque, not in the table,
     or there is no table."""
-    from ..alquerque.board import Board
-    from ..egtb.alquerque_file import load
+    from ..egtb.alquerque_file import load, under_the_rules
     from ..engine.alquerque_tables import table_line
     from ..errors import MissingTableError
 
-    if not isinstance(board, Board):
+    if not under_the_rules(board):
         return None
     try:
         table = load(directory)

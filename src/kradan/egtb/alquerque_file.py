@@ -67,6 +67,19 @@ class Verdict:
         return text if self.exact else f"{text} (without the repetition and no-capture rules)"
 
 
+def under_the_rules(board: object) -> bool:
+    """Whether ``board`` (a board of any game) plays the rules the tables are made for: Alfonso
+    X's, captures and chains compulsory, no kings. Asked of the rule set's fields, so a board
+    of another game is simply not under them."""
+    variant = getattr(board, "variant", None)
+    return (
+        getattr(variant, "bell", None) is False
+        and getattr(variant, "capture_rule", None) is CaptureRule.FORCED
+        and getattr(variant, "chain_continuation", None) is ChainContinuation.MANDATORY
+        and getattr(variant, "alquerque_kings", None) is False
+    )
+
+
 @dataclass(frozen=True)
 class AlfonsoTable:
     """The values of one table file (``pieces``: the most pieces, both sides together)."""
@@ -77,14 +90,7 @@ class AlfonsoTable:
 
     def covers(self, board: Board) -> bool:
         """Whether ``board`` is a position of this table under the rules it was made for."""
-        variant = board.variant
-        rules_fit = (
-            not variant.bell
-            and variant.capture_rule is CaptureRule.FORCED
-            and variant.chain_continuation is ChainContinuation.MANDATORY
-            and not variant.alquerque_kings
-        )
-        if not rules_fit or board.huff_liable():
+        if not under_the_rules(board) or board.huff_liable():
             return False
         mine, theirs = board.pieces(board.turn), board.pieces(not board.turn)
         if mine == 0 or theirs == 0 or mine + theirs > self.pieces:
@@ -294,5 +300,6 @@ __all__ = [
     "probe",
     "read_table",
     "table_path",
+    "under_the_rules",
     "write_table",
 ]
