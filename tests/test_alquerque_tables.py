@@ -327,6 +327,7 @@ def test_cli_generate_and_probe(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_cli_generate_refuses_piece_counts_outside_the_tables(
     argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    status: object
     try:
         status = main(["egtb", "generate", *argv, "--dir", str(tmp_path)])
     except SystemExit as stop:  # argparse refuses the value itself
