@@ -309,8 +309,8 @@ def test_cli_generate_and_probe(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "Alfonso X table (3 pieces): win in 31 plies" in out
     assert "best move: " in out
     assert main(["egtb", "probe", "5/5/5/2p2/PP1p1 w - 0 1", "--variant", "alquerque",
-                 "--dir", str(tmp_path)]) == 1  # fmt: skip
-    assert "not in the table: 4 pieces" in capsys.readouterr().out
+                 "--dir", str(tmp_path)]) == 2  # fmt: skip
+    assert "is not in the Alfonso X table: 4 pieces (it holds up to 3" in capsys.readouterr().err
     assert main(["egtb", "probe", LONG_WIN, "--variant", "alquerque",
                  "--dir", str(tmp_path / "none")]) != 0  # fmt: skip
     assert str(tmp_path / "none") in capsys.readouterr().err

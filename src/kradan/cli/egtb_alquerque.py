@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..egtb.directory import default_directory
-from .common import counted
+from .common import counted, fail
 
 
 def generate_alquerque(pieces: int, directory: str | None) -> int:
@@ -67,9 +67,8 @@ def probe_alquerque(text: str, directory: str | None) -> int:
     described = describe(board, directory)
     if described is None:
         pieces = board.pieces(True) + board.pieces(False)
-        print(f"not in the table: {pieces} pieces (it holds up to {table.pieces}, each side one "
-              "or more)")  # fmt: skip
-        return 1
+        return fail(f"{text!r} is not in the Alfonso X table: {pieces} pieces (it holds up to "
+                    f"{table.pieces}, each side one or more)")  # fmt: skip
     print("\n".join(described[0]))
     return 0
 
