@@ -350,3 +350,29 @@ def test_analyse_prints_the_verdict(
     out = capsys.readouterr().out
     assert "win in 35 plies (without the repetition and no-capture rules)" in out
     assert "depth" in out  # searched as well
+
+
+@pytest.mark.slow
+def test_the_five_piece_table_against_the_public_board() -> None:
+    """The 5-piece table (about 10 s of CPU to make): 3,000 sampled positions satisfy the
+    retrograde equations on the public board's moves, and 60 (wins, losses, draws and long
+    distances) equal the plain search within 5 plies."""
+    five = AlfonsoTable(5, A.generate(5).values)
+    rng = np.random.default_rng(5)
+    for index in rng.integers(0, len(five.values), 3000):
+        board = board_at(int(index), 5, white_moves=bool(index % 2))
+        judged = five.moves(board)
+        best = judged[0][1] if judged else Verdict(0, None)
+        assert five.value(board) == best.result * (best.plies or 0), board.text()
+    values = five.values.astype(np.int16)
+    memo: dict[tuple[str, int], int] = {}
+    for kind in (
+        np.flatnonzero((values > 0) & (values <= 5)),
+        np.flatnonzero((values < 0) & (values >= -5)),
+        np.flatnonzero(np.abs(values) > 5),
+        np.flatnonzero(values == 0),
+    ):
+        for index in rng.choice(kind, 15, replace=False):
+            board = board_at(int(index), 5, white_moves=bool(index % 2))
+            value = int(values[index])
+            assert bounded(board, 5, memo) == (value if abs(value) <= 5 else 0), board.text()
