@@ -287,6 +287,29 @@ def test_the_engine_plays_the_winning_table_move(directory: Path, four: AlfonsoT
     assert searched.info is not None and searched.info.nodes > 0
 
 
+def test_the_search_probes_the_table_after_a_capture(directory: Path) -> None:
+    """5 pieces (not in the 4-piece table): every move captures, into a 4-piece position the
+    table knows. At depth 2 the search reads the win's length from the table; without the
+    table it sees no win."""
+    board = Board("5/1P2P/5/1p1p1/3P1 w - 0 1", variant="alquerque")
+    table = read_table(table_path(directory))
+    assert table.probe(board) is None
+    plies = []
+    for move in board.legal_moves:
+        assert "x" in board.san(move)
+        child = board.copy()
+        child.push(move)
+        plies.append(-table.value(child) + 1 if table.value(child) < 0 else None)
+    quickest = min(p for p in plies if p is not None)  # White wins in 11 plies
+    searcher = AlquerqueSearcher()
+    searcher.use_tables(directory)
+    found = searcher.best_move(board, Limit(depth=2))
+    assert found.info is not None and found.info.score.relative.mate == (quickest + 1) // 2
+    searcher.use_tables(False)
+    blind = searcher.best_move(board, Limit(depth=2))
+    assert blind.info is not None and blind.info.score.relative.mate is None
+
+
 def test_the_engine_searches_where_the_history_could_change_the_verdict(
     directory: Path,
 ) -> None:

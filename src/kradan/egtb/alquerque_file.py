@@ -248,7 +248,7 @@ def parse_table(blob: bytes, where: str = "") -> AlfonsoTable:
         raise corrupt(f"{len(data)} values, the header says {entries}")
     if hashlib.sha256(data).digest() != digest:
         raise corrupt("the values' SHA-256 differs from the header's")
-    return AlfonsoTable(pieces, np.frombuffer(data, dtype=np.int8), where)
+    return AlfonsoTable(pieces, np.frombuffer(data, dtype=np.int8).copy(), where)
 
 
 _LOADED: dict[str, tuple[tuple[int, int], AlfonsoTable]] = {}

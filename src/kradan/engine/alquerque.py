@@ -55,6 +55,7 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._roots: list[tuple[AlquerqueMove, int]] = []
         #: Alfonso X's table: its directory (``None``: the default one; ``False``: none)
         self.alfonso_tables: str | Path | bool | None = None
+        _, self._table_values, self._table_offsets = alquerque_tables.NO_TABLE
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
@@ -71,6 +72,8 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._pv_length = np.zeros(_ROWS, dtype=np.int64)
         if multipv:
             self._roots = [(move, board.encode_move(move) or 0) for move in board.legal_moves]
+        found = alquerque_tables.search_table(board, self.alfonso_tables)
+        ctx[A.C_TABLE], self._table_values, self._table_offsets = found
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves) and board.outcome() is None
@@ -87,7 +90,7 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         return int(
             A.search_root(
                 self._stack, ply, depth, self._rules, tables.ctx, tables.tt_keys, tables.tt_data,
-                self._killers, self._pv, self._pv_length,
+                self._killers, self._pv, self._pv_length, self._table_values, self._table_offsets,
             )
         )  # fmt: skip
 
@@ -127,8 +130,8 @@ class AlquerqueSearcher(IterativeDeepening[Board, AlquerqueMove]):
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
         """Answer the root from Alfonso X's table of ``directory`` (``None`` or ``True``: the
         default one, :func:`kradan.egtb.default_directory`; ``False``: never) where it is
-        exact (docs/egtb.md); ``probe_depth`` is there for the chess family's searcher's
-        signature: the search itself does not probe."""
+        exact, and probe it in the search at the nodes a capture has just reached
+        (docs/egtb.md); ``probe_depth`` is there for the chess family's searcher's signature."""
         self.adapter.alfonso_tables = directory
 
 
