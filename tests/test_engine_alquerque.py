@@ -12,6 +12,7 @@ from kradan.alquerque import Board
 from kradan.alquerque import _kernel as K
 from kradan.engine import Limit
 from kradan.engine.alquerque import AlquerqueSearcher
+from kradan.engine.alquerque_tables import NO_TABLE
 from kradan.engine.kernels import alquerque_search as A
 from kradan.runners.match import GameTask, TimeControl, default_openings, play_game
 from kradan.runners.players import KradanPlayer, PlayerSpecError, make_player
@@ -73,7 +74,7 @@ def test_no_move_scores_as_the_rules_say(variant: str, expected: int) -> None:
         stack, 0, 2, board._rules, ctx, np.zeros(1024, dtype=np.uint64),
         np.full(1024, -1, dtype=np.int64), np.zeros((A.MAX_PLY + 2, 2), dtype=np.int64),
         np.zeros((A.MAX_PLY + 2, A.MAX_PLY + 1), dtype=np.int64),
-        np.zeros(A.MAX_PLY + 2, dtype=np.int64),
+        np.zeros(A.MAX_PLY + 2, dtype=np.int64), *NO_TABLE[1:],
     )  # fmt: skip
     assert score == expected
 

@@ -27,6 +27,7 @@ _COMPILED = (
     "alquerque/_kernel.py",
     "alquerque/geometry.py",
     "egtb/_kernel.py",
+    "egtb/_alquerque_kernel.py",  # Alfonso X's Alquerque tables' index and move walk
     "solve/dfpn.py",  # Alquerque's proof-number search
     "solve/keys.py",  # and its position keys
 )

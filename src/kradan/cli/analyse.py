@@ -120,6 +120,19 @@ def _print_table_lines(board: Any, count: int) -> None:
         print(f"{rank:>3}. {verdict:>12}  {board.variation_san([move, *rest])}")
 
 
+def _print_alfonso_table(board: Any) -> bool:
+    """Print Alfonso X's Alquerque table's verdict for ``board`` when it holds the position;
+    ``True`` when that verdict is exact, so no search is needed (docs/egtb.md)."""
+    from .egtb_alquerque import describe
+
+    described = describe(board)
+    if described is None:
+        return False
+    lines, exact = described
+    print("\n".join(lines))
+    return exact
+
+
 def _analyse_position(args: argparse.Namespace) -> int:
     from ..board import Board
     from ..engine.searchers import Searchers
@@ -144,6 +157,8 @@ def _analyse_position(args: argparse.Namespace) -> int:
             if args.multipv > 1:
                 _print_table_lines(chess, args.multipv)
             print(f"best move: {board.san(found.best_move)}")
+        return 0
+    if _print_alfonso_table(board):
         return 0
     searchers = Searchers()
     searchers.warm(board)  # compile or load the search before the clock starts

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..egtb.directory import default_directory
-from ..errors import MissingTableError
+from ..errors import MissingTableError, UsageError
 from .common import add_executor_arguments, counted, executor_from_args
 from .progress import bar, end_progress, show_progress
 
@@ -22,12 +22,24 @@ EXAMPLES = """examples:
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 32 10 40'    with a count running
   kradan egtb probe '8/8/8/4k3/8/8/8/R3K3 b - 30 4 40' --variant cambodian
-  kradan egtb stats                         who wins each ending, and what the count takes"""
+  kradan egtb stats                         who wins each ending, and what the count takes
+  kradan egtb generate --game alquerque --pieces 4     Alfonso X's Alquerque, up to 4 pieces
+  kradan egtb probe '5/5/2p2/1P3/2P2 w - 0 1' --variant alquerque"""
+
+
+#: the choice of ``--game`` and ``--variant`` that asks for Alfonso X's Alquerque table
+ALQUERQUE = ("alquerque",)
 
 
 def _pieces(text: str) -> int:
     if text not in ("3", "4", "5"):
         raise argparse.ArgumentTypeError(f"pieces {text!r}: 3, 4 or 5 (kings included)")
+    return int(text)
+
+
+def _any_pieces(text: str) -> int:
+    if text not in ("2", "3", "4", "5", "6"):
+        raise argparse.ArgumentTypeError(f"pieces {text!r}: 2 to 6 (3 to 5 for the chess family)")
     return int(text)
 
 
@@ -48,10 +60,19 @@ def add_parser(commands: Any) -> None:
         run_generate,
         "build the tables of up to N pieces into the table directory",
         "Build every table of 3 to N pieces (kings included) that the directory lacks.\n"
-        "5-piece tables take hours and several GiB of memory each.",
+        "5-piece tables take hours and several GiB of memory each. With --game alquerque:\n"
+        "Alfonso X's Alquerque, every position of 2 to N pieces in one file (N up to 6).",
+        pieces_type=_any_pieces,
     )
     generate.add_argument(
         "--force", action="store_true", help="build again the tables the directory has"
+    )
+    generate.add_argument(
+        "--game",
+        choices=("chess", *ALQUERQUE),
+        default="chess",
+        help="chess: the Makruk, Ouk and Sittuyin tables (default); alquerque: Alfonso X's "
+        "Alquerque, every position of up to N pieces in one file",
     )
     add_executor_arguments(generate, "tables built")
     _action(
@@ -76,9 +97,10 @@ def add_parser(commands: Any) -> None:
     probe.add_argument("position", nargs="+", metavar="POSITION", help="a FEN")
     probe.add_argument(
         "--variant",
-        choices=("makruk", "cambodian", "sittuyin"),
+        choices=("makruk", "cambodian", "sittuyin", *ALQUERQUE),
         default="makruk",
-        help="the game (default makruk; cambodian: Ouk Chatrang without leap rights)",
+        help="the game (default makruk; cambodian: Ouk Chatrang without leap rights; "
+        "alquerque: Alfonso X's rules)",
     )
     probe.add_argument(
         "--counting",
@@ -105,6 +127,7 @@ def _action(
     description: str,
     *,
     pieces: bool = True,
+    pieces_type: Any = _pieces,
 ) -> argparse.ArgumentParser:
     """One ``kradan egtb`` action with its ``--dir`` (and ``--pieces``) option."""
     action: argparse.ArgumentParser = actions.add_parser(
@@ -112,7 +135,7 @@ def _action(
     )
     if pieces:
         action.add_argument(
-            "--pieces", type=_pieces, default=4, metavar="N", help="up to N pieces (default 4)"
+            "--pieces", type=pieces_type, default=4, metavar="N", help="up to N pieces (default 4)"
         )
     action.add_argument("--dir", metavar="DIR", help=f"table directory ({_where()})")
     action.set_defaults(run=run)
@@ -132,6 +155,12 @@ def _executor(args: argparse.Namespace) -> Any:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    if args.game in ALQUERQUE:
+        from .egtb_alquerque import generate_alquerque
+
+        return generate_alquerque(args.pieces, args.dir)
+    if args.pieces not in (3, 4, 5):
+        raise UsageError(f"pieces '{args.pieces}': 3, 4 or 5 (kings included)")
     from ..egtb.generate import generate
     from ..egtb.tables import TableSet
 
@@ -196,6 +225,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    if args.variant in ALQUERQUE:
+        from .egtb_alquerque import probe_alquerque
+
+        return probe_alquerque(" ".join(args.position), args.dir)
     from ..board import Board
     from ..egtb import Tablebase
     from ..games import find_game

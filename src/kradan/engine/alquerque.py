@@ -11,12 +11,15 @@ True
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..alquerque import _kernel as K
 from ..alquerque.board import Board
 from ..alquerque.move import Move as AlquerqueMove
 from ..alquerque.variant import NoCaptureAdjudication
+from . import alquerque_tables
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import alquerque_search as A
 from .types import MATE, Limit, SearchInfo
@@ -50,6 +53,9 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._killers = self._pv = self._stack
         self._pv_length = np.zeros(0, dtype=np.int64)
         self._roots: list[tuple[AlquerqueMove, int]] = []
+        #: Alfonso X's table: its directory (``None``: the default one; ``False``: none)
+        self.alfonso_tables: str | Path | bool | None = None
+        _, self._table_values, self._table_offsets = alquerque_tables.NO_TABLE
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
@@ -66,9 +72,15 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._pv_length = np.zeros(_ROWS, dtype=np.int64)
         if multipv:
             self._roots = [(move, board.encode_move(move) or 0) for move in board.legal_moves]
+        found = alquerque_tables.search_table(board, self.alfonso_tables)
+        ctx[A.C_TABLE], self._table_values, self._table_offsets = found
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves) and board.outcome() is None
+
+    def root_answer(self, board: Board, *, clocked: bool) -> SearchInfo[AlquerqueMove] | None:
+        """Alfonso X's table's move and exact score, where it has them (no search)."""
+        return alquerque_tables.root_answer(board, self.alfonso_tables)
 
     def search_root(self, depth: int, alpha: int, beta: int, tables: Tables) -> int:
         """The kernel's root search always searches the full window (``alpha``/``beta`` unused)."""
@@ -78,7 +90,7 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         return int(
             A.search_root(
                 self._stack, ply, depth, self._rules, tables.ctx, tables.tt_keys, tables.tt_data,
-                self._killers, self._pv, self._pv_length,
+                self._killers, self._pv, self._pv_length, self._table_values, self._table_offsets,
             )
         )  # fmt: skip
 
@@ -110,8 +122,17 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
 class AlquerqueSearcher(IterativeDeepening[Board, AlquerqueMove]):
     """An Alquerque search instance with its move-ordering table (``hash_mb`` megabytes)."""
 
+    adapter: AlquerqueAdapter
+
     def __init__(self, hash_mb: int = 16) -> None:
         super().__init__(AlquerqueAdapter(), hash_mb)
+
+    def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
+        """Answer the root from Alfonso X's table of ``directory`` (``None`` or ``True``: the
+        default one, :func:`kradan.egtb.default_directory`; ``False``: never) where it is
+        exact, and probe it in the search at the nodes a capture has just reached
+        (docs/egtb.md); ``probe_depth`` is there for the chess family's searcher's signature."""
+        self.adapter.alfonso_tables = directory
 
 
 def _legal_prefix(board: Board, line: list[AlquerqueMove]) -> list[AlquerqueMove]:

@@ -5,6 +5,11 @@ pending huffs and, where Bell's no-return rule reads them, the pieces' histories
 first; killers), and an evaluation of material, mobility and advancement. A side with
 no piece has lost; a side with no move has lost under Bell's rules and drawn under Alfonso X's.
 Captures are compulsory by default, so positions with captures pending are searched further.
+
+Alfonso X's table (docs/egtb.md, "Alfonso X's tables"), when the driver hands one over
+(``C_TABLE``), answers every node below the root that a capture has just reached with few
+enough pieces: there no earlier position can repeat, and the no-capture count starts afresh,
+so the table's value is the game's (a win or loss only when it comes within the limit).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import numba
 import numpy as np
 
 from ...alquerque import _kernel as K
+from ...egtb._alquerque_kernel import index_of
 
 MATE = 30000
 INFINITE = 32000
@@ -28,6 +34,7 @@ C_LIMIT = 5  # plies without a capture that end the game (0: no limit)
 C_MORE_WINS = 6  # at the limit with unequal counts, 1: more pieces win; 0: play on
 C_HISTORY = 7  # 1: the pieces' histories are part of a position (the no-return rule reads them)
 C_ROOT = 8  # the ply of the root (repetitions count only below it)
+C_TABLE = 9  # the most pieces Alfonso X's table holds (0: no table probed in the search)
 CTX_NB = 10
 
 MAN, KING = 100, 260
@@ -110,10 +117,31 @@ def evaluate_at(
     return score + 4 * (mine - theirs) + 8
 
 
+@numba.njit(cache=True)
+def table_score(
+    st: np.ndarray, height: int, ctx: np.ndarray, values: np.ndarray, offsets: np.ndarray
+) -> int:
+    """The table's exact score of ``st`` (a position just after a capture), or ``INFINITE``
+    when the table does not answer: too many pieces, a king or a huff, or a win or loss
+    beyond the no-capture limit."""
+    us = st[K.S_STM]
+    own = st[K.S_WHITE + us]
+    opp = st[K.S_WHITE + 1 - us]
+    if st[K.S_KINGS] or st[K.S_HUFF] or count_pieces(own) + count_pieces(opp) > ctx[C_TABLE]:
+        return INFINITE
+    value = int(values[index_of(own, opp, offsets)])
+    if value == 0:
+        return 0
+    plies = abs(value)
+    if ctx[C_LIMIT] and plies > ctx[C_LIMIT]:
+        return INFINITE
+    return MATE - height - plies if value > 0 else height + plies - MATE
+
+
 _SEARCH_SIGNATURE = (
     "int64(int64[:, ::1], int64, int64, int64, int64, int64[::1], int64[::1], uint64[::1],"
     " int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], int64[:, ::1],"
-    " int64[::1], int64[:, ::1], int64[::1])"
+    " int64[::1], int64[:, ::1], int64[::1], int8[::1], int64[:, ::1])"
 )
 
 
@@ -136,6 +164,8 @@ def search(
     work: np.ndarray,
     scratch: np.ndarray,
     dummy: np.ndarray,
+    table_values: np.ndarray,
+    table_offsets: np.ndarray,
 ) -> int:
     """Negamax alpha-beta from ``stack[ply]``; the score is for the side to move."""
     height: int = ply - ctx[C_ROOT]
@@ -165,6 +195,10 @@ def search(
         if ctx[C_MORE_WINS]:
             return MATE - height if mine > theirs else height - MATE
         # otherwise unequal counts play on
+    if ctx[C_TABLE] and ply > ctx[C_ROOT] and st[K.S_NO_CAPTURE] == 0:
+        known = table_score(st, height, ctx, table_values, table_offsets)
+        if known != INFINITE:
+            return known
     capturing = (buffer[0] >> K.M_JUMPS_SHIFT) & 15 > 0 and rules[K.R_FORCED] != 0
     if (depth <= 0 and not capturing) or height >= MAX_PLY - 2:
         return evaluate_at(stack, ply, rules, work, scratch, dummy)
@@ -192,7 +226,8 @@ def search(
         move = buffer[i]
         K.make(stack, ply, rules, move)
         score = -search(stack, ply + 1, depth - 1, -beta, -alpha, rules, ctx, tt_keys, tt_data,
-                        killers, moves, pv, pv_length, scores, work, scratch, dummy)  # fmt: skip
+                        killers, moves, pv, pv_length, scores, work, scratch, dummy,
+                        table_values, table_offsets)  # fmt: skip
         if ctx[C_STOP]:
             return 0
         if score > best:
@@ -226,8 +261,11 @@ def search_root(
     killers: np.ndarray,
     pv: np.ndarray,
     pv_length: np.ndarray,
+    table_values: np.ndarray,
+    table_offsets: np.ndarray,
 ) -> int:
-    """One iteration of iterative deepening; the line is left in ``pv[0, :pv_length[0]]``."""
+    """One iteration of iterative deepening; the line is left in ``pv[0, :pv_length[0]]``.
+    ``table_values`` and ``table_offsets``: Alfonso X's table, probed when ``ctx[C_TABLE]``."""
     moves = np.empty((MAX_PLY + 2, K.MAX_MOVES), dtype=np.int64)
     scores = np.empty((MAX_PLY + 2, K.MAX_MOVES), dtype=np.int64)
     work = np.zeros(K.WORK_NB, dtype=np.int64)
@@ -236,4 +274,5 @@ def search_root(
     ctx[C_SELDEPTH] = 0
     ctx[C_ROOT] = ply
     return search(stack, ply, depth, -INFINITE, INFINITE, rules, ctx, tt_keys, tt_data, killers,
-                  moves, pv, pv_length, scores, work, scratch, dummy)  # fmt: skip
+                  moves, pv, pv_length, scores, work, scratch, dummy, table_values,
+                  table_offsets)  # fmt: skip
