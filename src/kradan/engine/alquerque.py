@@ -19,7 +19,7 @@ from ..alquerque.move import Move as AlquerqueMove
 from ..alquerque.variant import NoCaptureAdjudication
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import alquerque_search as A
-from .types import MATE, Limit, SearchInfo
+from .types import MATE, Limit, PovScore, Score, SearchInfo
 
 assert A.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
@@ -50,6 +50,8 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         self._killers = self._pv = self._stack
         self._pv_length = np.zeros(0, dtype=np.int64)
         self._roots: list[tuple[AlquerqueMove, int]] = []
+        #: answer proven Bell positions from the solved strategy (UCI ``SolvedTable``)
+        self.solved = True
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
@@ -69,6 +71,11 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
 
     def playable(self, board: Board) -> bool:
         return bool(board.legal_moves) and board.outcome() is None
+
+    def root_answer(self, board: Board, *, clocked: bool) -> SearchInfo[AlquerqueMove] | None:
+        """A Bell position with a proven value (:func:`solved_answer`) is answered without a
+        search, when ``solved`` is on."""
+        return solved_answer(board) if self.solved else None
 
     def search_root(self, depth: int, alpha: int, beta: int, tables: Tables) -> int:
         """The kernel's root search always searches the full window (``alpha``/``beta`` unused)."""
@@ -111,7 +118,31 @@ class AlquerqueSearcher(IterativeDeepening[Board, AlquerqueMove]):
     """An Alquerque search instance with its move-ordering table (``hash_mb`` megabytes)."""
 
     def __init__(self, hash_mb: int = 16) -> None:
-        super().__init__(AlquerqueAdapter(), hash_mb)
+        self._solved_adapter = AlquerqueAdapter()
+        super().__init__(self._solved_adapter, hash_mb)
+
+    def use_solved(self, on: bool) -> None:
+        """Answer proven Bell positions from the solved strategy (on by default), or search
+        them like any other."""
+        self._solved_adapter.solved = on
+
+
+def solved_answer(board: Board) -> SearchInfo[AlquerqueMove] | None:
+    """The proven value of a Bell position (:func:`kradan.solve.answers.proven`: the shipped
+    strategy table, or a short df-pn search of a late position) as one report: a mate score
+    in the plies the proof takes, its line as the principal variation, no nodes."""
+    import time
+
+    from ..solve.answers import proven
+
+    began = time.perf_counter()
+    verdict = proven(board)
+    if verdict is None or verdict.move is None:
+        return None
+    internal = MATE - verdict.plies if verdict.win else -(MATE - verdict.plies)
+    score = PovScore(Score.from_internal(internal), board.turn)
+    line = list(verdict.line) or [verdict.move]
+    return SearchInfo(1, verdict.plies, score, line, 0, time.perf_counter() - began)
 
 
 def _legal_prefix(board: Board, line: list[AlquerqueMove]) -> list[AlquerqueMove]:
