@@ -33,6 +33,9 @@ SEARCH_NODES = 50_000
 #: the on-line search runs for positions with at most this many pieces on the board
 SEARCH_PIECES = 10
 _TABLE_BITS = 16
+#: the proof trees of the last few on-line searches: a game's later positions are mostly in them
+_RECENT = 4
+_recent: list[StrategyTable] = []
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,16 @@ def proven(board: Board, *, table: StrategyTable | None = None, search: bool = T
             return found
     if not search or _pieces(board) > SEARCH_PIECES:
         return None
+    for recent in reversed(_recent):
+        found = _from_table(recent, board, "search")
+        if found is not None:
+            return found
     tree = search_tree(board, nodes)
-    return None if tree is None else _from_table(tree, board, "search")
+    if tree is None:
+        return None
+    _recent.append(tree)
+    del _recent[:-_RECENT]
+    return _from_table(tree, board, "search")
 
 
 def _pieces(board: Board) -> int:
