@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 SMALL = "P2p1/p1p2/p3p/P4/P4 w - 0 12 e3:e5c1,a5:e3c3,d5:c5"
 #: the shipped table's root: the start, then White's d2-c3
 AFTER_D2C3 = ["d2c3"]
-#: a line of the shipped proof walked in full by the test (the whole table: docs' command)
-SUBTREE_PLIES = 6
 
 
 def _bell(text: str | None = None, moves: list[str] | None = None) -> Board:
@@ -169,18 +167,13 @@ def test_the_shipped_table_proves_d2_c3_loses(shipped: StrategyTable) -> None:
     assert proven(_bell()) is None  # the start position is not proven
 
 
-def test_the_checker_walks_a_subtree_of_the_shipped_proof(shipped: StrategyTable) -> None:
-    """The whole walk takes tens of seconds (docs/alquerque-solved.md gives its command); here
-    the sub-tree a few plies down the proven line, chosen from the table itself."""
-    board = _bell(None, AFTER_D2C3)
-    verdict = proven(board, table=shipped)
-    assert verdict is not None
-    for move in verdict.line[:SUBTREE_PLIES]:
-        board.push(move)
-    report = check_table(shipped, board)
-    entry = shipped.get(text_key(board.text()))
-    assert entry is not None and report.longest == entry.depth
-    assert report.side_to_move_wins == entry.win and report.positions > 1
+def test_the_checker_walks_the_whole_shipped_proof(shipped: StrategyTable) -> None:
+    """Every position of the table, from its root, with the public board (about 25 s)."""
+    report = check_table(shipped)
+    root = shipped.get(text_key(shipped.root))
+    assert root is not None and report.side_to_move_wins == root.win
+    assert report.positions == len(shipped) and report.winner_moves == shipped.wins
+    assert report.longest == root.depth
 
 
 def test_the_verdict_and_line_follow_the_table(shipped: StrategyTable) -> None:
