@@ -104,7 +104,8 @@ def test_a_finished_game_has_no_lines(client: TestClient) -> None:
     board.push_uci("h1h8")
     assert board.is_checkmate()
     answer = analyse(client, fen="k7/8/1K6/8/8/8/8/7R w - - 0 1", moves=["h1h8"])
-    assert answer == {"fen": board.fen(), "depth": 0, "nodes": 0, "lines": [], "table": None}
+    assert answer == {"fen": board.fen(), "depth": 0, "nodes": 0, "lines": [], "table": None,
+                      "proven": None}  # fmt: skip
 
 
 BAD = [

@@ -133,6 +133,22 @@ def _print_alfonso_table(board: Any) -> bool:
     return exact
 
 
+def _print_proven(board: Any) -> bool:
+    """Print the proven value of a Bell position (the solved strategy, or a short df-pn of a
+    late one: docs/alquerque-solved.md) and its line; ``False`` when none is known."""
+    from ..solve.answers import is_bell, proven
+
+    verdict = proven(board) if is_bell(board) else None
+    if verdict is None or verdict.move is None:
+        return False
+    side = "White" if board.turn else "Black"
+    where = "the solved strategy table" if verdict.source == "table" else "a df-pn search"
+    print(f"{verdict.text()} plies for {side} to move (from {where})")
+    print(f"line: {board.variation_san(list(verdict.line))}")
+    print(f"best move: {board.san(verdict.move)}")
+    return True
+
+
 def _analyse_position(args: argparse.Namespace) -> int:
     from ..board import Board
     from ..engine.searchers import Searchers
@@ -158,7 +174,7 @@ def _analyse_position(args: argparse.Namespace) -> int:
                 _print_table_lines(chess, args.multipv)
             print(f"best move: {board.san(found.best_move)}")
         return 0
-    if _print_alfonso_table(board):
+    if _print_alfonso_table(board) or _print_proven(board):
         return 0
     searchers = Searchers()
     searchers.warm(board)  # compile or load the search before the clock starts

@@ -15,7 +15,11 @@ EXAMPLES = """examples:
   kradan solve alquerque-bell --db proofs --depth 2 --seconds 600
   kradan solve alquerque-bell --db proofs --concurrency 2 --nodes 5000000
   kradan solve alquerque-bell --db proofs --executor ray --address ray://head:10001
-  kradan solve alquerque-bell --db proofs --depth 2 --check     walk the proofs it holds"""
+  kradan solve alquerque-bell --db proofs --depth 2 --check     walk the proofs it holds
+  kradan solve alquerque-bell --db proofs --position TEXT --export strategy.kst
+                                         the root's proof tree as a strategy table
+  kradan solve alquerque-bell --check --table strategy.kst      walk a strategy table
+                                         (without --table FILE: the one kradan ships)"""
 
 
 def add_parser(commands: Any) -> None:
@@ -29,7 +33,8 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", choices=("alquerque-bell",), help="the game (Bell's rules)")
-    parser.add_argument("--db", required=True, metavar="DIR", help="the proof database directory")
+    parser.add_argument("--db", metavar="DIR", help="the proof database directory (needed but "
+                        "for --check --table)")  # fmt: skip
     parser.add_argument("--position", metavar="TEXT", help="the root (default the start)")
     parser.add_argument("--depth", type=int, default=2, help="plies to the tasks (default 2)")
     parser.add_argument(
@@ -42,6 +47,14 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--check", action="store_true", help="do not search: walk the proofs of the root and of "
         "every position DEPTH plies below it that the database holds",
+    )  # fmt: skip
+    parser.add_argument(
+        "--export", metavar="FILE", help="do not search: write the proof tree of the root that "
+        "the database holds as a strategy table (.kst)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--table", metavar="FILE", nargs="?", const="", help="with --check: walk a strategy "
+        "table instead (FILE, or without it the one kradan ships) from its root",
     )  # fmt: skip
     add_executor_arguments(parser, "tasks")
     parser.set_defaults(run=run_solve)
@@ -60,9 +73,18 @@ def _board(args: argparse.Namespace) -> Any:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
     from ..solve.tasks import Driver
 
+    if args.table is not None:
+        if not args.check:
+            raise UsageError("--table FILE goes with --check (walk a strategy table)")
+        return run_check_table(args.table)
+    if args.db is None:
+        raise UsageError("--db DIR is needed (the proof database)")
     board = _board(args)
+    if args.export:
+        return run_export(args, board)
     if args.check:
         return run_check(args, board)
     driver = Driver(board, args.db, split_depth=args.depth, max_nodes=args.nodes,
@@ -117,3 +139,64 @@ def run_check(args: argparse.Namespace, board: Any) -> int:
                 following.setdefault(child.text(), child)
         layer = following
     return 1 if failed else 0
+
+
+def run_export(args: argparse.Namespace, board: Any) -> int:
+    """Write the proof tree of the root that the database holds as a strategy table."""
+    import time
+
+    from ..solve.export import extract
+    from ..solve.proofdb import ProofDatabase
+
+    began = time.perf_counter()
+    database = ProofDatabase(args.db)
+
+    def lookup(key: int) -> tuple[bool, int] | None:
+        entry = database.get(key)
+        return None if entry is None else (entry.win, entry.move)
+
+    table = extract(board, lookup)
+    size = table.write(args.export)
+    root = table.get(_key(board))
+    verdict = "open" if root is None else "won" if root.win else "lost"
+    print(f"wrote {args.export}: {len(table):,} positions ({table.wins:,} won, "
+          f"{len(table) - table.wins:,} lost for the side to move), {size:,} bytes; the root is "
+          f"{verdict} for the side to move, {0 if root is None else root.depth} plies to the end; "
+          f"{time.perf_counter() - began:.1f} s")  # fmt: skip
+    return 0
+
+
+def _key(board: Any) -> int:
+    from ..solve.keys import text_key
+
+    return text_key(board.text())
+
+
+def run_check_table(path: str) -> int:
+    """Walk a strategy table (``path``, or the packaged one for ``""``) from its root."""
+    import time
+
+    from ..errors import UsageError
+    from ..solve.answers import PACKAGED, packaged_table
+    from ..solve.check import ProofError, check_table
+    from ..solve.table import read_table
+
+    began = time.perf_counter()
+    if path:
+        try:
+            table = read_table(path)
+        except OSError as error:
+            raise UsageError(f"cannot read {path!r}: {error.strerror}") from None
+    else:
+        found = packaged_table()
+        if found is None:
+            raise UsageError(f"this kradan has no packaged strategy table ({PACKAGED})")
+        table = found
+    print(f"{table.path}: {len(table):,} positions, root {table.root!r}")
+    try:
+        report = check_table(table)
+    except ProofError as error:
+        print(f"REFUSED: {error}")
+        return 1
+    print(report.describe() + f"; {time.perf_counter() - began:.1f} s")
+    return 0

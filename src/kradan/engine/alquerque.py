@@ -22,7 +22,7 @@ from ..alquerque.variant import NoCaptureAdjudication
 from . import alquerque_tables
 from .driver import GameAdapter, IterativeDeepening, Report, Tables
 from .kernels import alquerque_search as A
-from .types import MATE, Limit, SearchInfo
+from .types import MATE, Limit, PovScore, Score, SearchInfo
 
 assert A.MATE == MATE, "the kernel's mate score must be the one Score.from_internal reads"
 
@@ -56,6 +56,8 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         #: Alfonso X's table: its directory (``None``: the default one; ``False``: none)
         self.alfonso_tables: str | Path | bool | None = None
         _, self._table_values, self._table_offsets = alquerque_tables.NO_TABLE
+        #: answer proven Bell positions from the solved strategy (UCI ``SolvedTable``)
+        self.solved = True
 
     def prepare(self, board: Board, tables: Tables, *, multipv: bool, clocked: bool) -> None:
         ctx = tables.ctx
@@ -79,8 +81,12 @@ class AlquerqueAdapter(GameAdapter[Board, AlquerqueMove]):
         return bool(board.legal_moves) and board.outcome() is None
 
     def root_answer(self, board: Board, *, clocked: bool) -> SearchInfo[AlquerqueMove] | None:
-        """Alfonso X's table's move and exact score, where it has them (no search)."""
-        return alquerque_tables.root_answer(board, self.alfonso_tables)
+        """Alfonso X's table's move and exact score, where it has them; a Bell position with
+        a proven value (:func:`solved_answer`) when ``solved`` is on; else ``None`` (search)."""
+        answer = alquerque_tables.root_answer(board, self.alfonso_tables)
+        if answer is None and self.solved:
+            answer = solved_answer(board, search=not clocked)
+        return answer
 
     def search_root(self, depth: int, alpha: int, beta: int, tables: Tables) -> int:
         """The kernel's root search always searches the full window (``alpha``/``beta`` unused)."""
@@ -127,12 +133,37 @@ class AlquerqueSearcher(IterativeDeepening[Board, AlquerqueMove]):
     def __init__(self, hash_mb: int = 16) -> None:
         super().__init__(AlquerqueAdapter(), hash_mb)
 
+    def use_solved(self, on: bool) -> None:
+        """Answer proven Bell positions from the solved strategy (on by default), or search
+        them like any other."""
+        self.adapter.solved = on
+
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
         """Answer the root from Alfonso X's table of ``directory`` (``None`` or ``True``: the
         default one, :func:`kradan.egtb.default_directory`; ``False``: never) where it is
         exact, and probe it in the search at the nodes a capture has just reached
         (docs/egtb.md); ``probe_depth`` is there for the chess family's searcher's signature."""
         self.adapter.alfonso_tables = directory
+
+
+def solved_answer(board: Board, *, search: bool = True) -> SearchInfo[AlquerqueMove] | None:
+    """The proven value of a Bell position (:func:`kradan.solve.answers.proven`: the shipped
+    strategy table, or with ``search`` a short df-pn search of a late position) as one report:
+    a mate score in the plies the proof takes, its line as the principal variation, no nodes.
+    A search on the move's clock asks the table only: the df-pn's 50,000 nodes would cost a
+    fast game a tenth of a second a move, where the alpha-beta search finds those wins too."""
+    import time
+
+    from ..solve.answers import proven
+
+    began = time.perf_counter()
+    verdict = proven(board, search=search)
+    if verdict is None or verdict.move is None:
+        return None
+    internal = MATE - verdict.plies if verdict.win else -(MATE - verdict.plies)
+    score = PovScore(Score.from_internal(internal), board.turn)
+    line = list(verdict.line) or [verdict.move]
+    return SearchInfo(1, verdict.plies, score, line, 0, time.perf_counter() - began)
 
 
 def _legal_prefix(board: Board, line: list[AlquerqueMove]) -> list[AlquerqueMove]:

@@ -65,6 +65,9 @@ class Searchers:
         self.contempt = 0
         #: the evaluation network (``None``: the packaged one, if any; ``False``: none)
         self.network: Network | bool | None = None
+        #: whether proven positions are answered from a solved game's strategy (Alquerque
+        #: under Bell's rules; UCI ``SolvedTable``)
+        self.solved = True
 
     def _get(self, reference: Any) -> GameSearch:
         searcher = self._made.get(reference)
@@ -74,7 +77,20 @@ class Searchers:
             self._apply_weights(searcher)
             self._apply_contempt(searcher)
             self._apply_network(searcher)
+            self._apply_solved(searcher)
         return searcher
+
+    def use_solved(self, on: bool) -> None:
+        """Answer proven positions from the solved strategy (in the searches that have one,
+        see :meth:`kradan.engine.alquerque.AlquerqueSearcher.use_solved`), or search them."""
+        self.solved = on
+        for searcher in self._made.values():
+            self._apply_solved(searcher)
+
+    def _apply_solved(self, searcher: GameSearch) -> None:
+        use = getattr(searcher, "use_solved", None)
+        if use is not None:
+            use(self.solved)
 
     def use_tables(self, directory: str | Path | bool | None, probe_depth: int = 1) -> None:
         """Probe the endgame tables of ``directory`` in the searches that use tables (see

@@ -1,5 +1,6 @@
 """The proof checker, apart from the solver: it walks a proof with the public
-:class:`kradan.alquerque.Board` alone, reading the database only for the winner's moves.
+:class:`kradan.alquerque.Board` alone, reading the database (or a strategy table,
+:func:`check_table`) only for the winner's moves.
 
 For a position claimed won for the side to move it plays the database's move (the board
 refuses an illegal one) and checks that the position after it is lost for the side then to
@@ -18,6 +19,7 @@ from ..alquerque import Board
 from ..errors import KradanError
 from .keys import text_key
 from .proofdb import ProofDatabase
+from .table import StrategyTable
 
 _DEPTH = 400
 
@@ -123,3 +125,77 @@ def check(database: ProofDatabase, board: Board) -> CheckReport:
         sys.setrecursionlimit(limit)
     positions = len(walk.won) + len(walk.lost)
     return CheckReport(board.text(), claims_win, positions, walk.winner_moves, walk.longest)
+
+
+class _TableWalk:
+    """The walk of a strategy table: the winner plays the table's move (its index in the
+    board's legal-move order), the loser every legal move; each position's depth byte must be
+    the plies to the end that the walk finds."""
+
+    def __init__(self, table: StrategyTable, board: Board) -> None:
+        self.table = table
+        self.board = board
+        self.root_ply = len(board.move_stack)
+        self.plies: dict[tuple[int, bool], int] = {}
+        self.winner_moves = 0
+
+    def fail(self, reason: str) -> ProofError:
+        line = " ".join(m.uci() for m in self.board.move_stack[self.root_ply :]) or "(root)"
+        return ProofError(f"the table's proof does not hold after {line}: {reason}")
+
+    def walk(self, should_win: bool) -> int:
+        """The plies to the end of the board's position, claimed won or lost for its mover."""
+        board = self.board
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None or (outcome.winner == board.turn) != should_win:
+                raise self.fail(f"the game ended ({outcome.termination.name}) the other way")
+            return 0
+        key = text_key(board.text())
+        done = self.plies.get((key, should_win))
+        if done is not None:
+            return done
+        entry = self.table.get(key)
+        if entry is None or entry.win != should_win:
+            what = "no entry" if entry is None else "an entry saying the other"
+            claim = "won" if should_win else "lost"
+            raise self.fail(f"{board.text()!r} should be {claim}, and the table has {what}")
+        moves = list(board.legal_moves)
+        if entry.move is not None:
+            if entry.move >= len(moves):
+                raise self.fail(f"the table's move {entry.move} of {board.text()!r} is not one "
+                                f"of its {len(moves)} legal moves")  # fmt: skip
+            moves = [moves[entry.move]]
+            self.winner_moves += 1
+        plies = 0
+        for move in moves:
+            board.push(move)
+            try:
+                plies = max(plies, 1 + self.walk(not should_win))
+            finally:
+                board.pop()
+        if plies != entry.depth:
+            raise self.fail(f"{board.text()!r} ends in {plies} plies, the table says "
+                            f"{entry.depth}")  # fmt: skip
+        self.plies[(key, should_win)] = plies
+        return plies
+
+
+def check_table(table: StrategyTable, board: Board | None = None) -> CheckReport:
+    """Walk the proof of ``board``'s value (default the table's root) that ``table`` holds,
+    with the public board alone; every depth byte met is checked too.
+
+    :raises ProofError: naming the line where the proof fails.
+    """
+    if board is None:
+        board = Board(table.root, variant=table.game)
+    walk = _TableWalk(table, board.copy())
+    entry = table.get(text_key(board.text()))
+    claims_win = entry is not None and entry.win
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEPTH * 4))
+    try:
+        longest = walk.walk(claims_win)
+    finally:
+        sys.setrecursionlimit(limit)
+    return CheckReport(board.text(), claims_win, len(walk.plies), walk.winner_moves, longest)

@@ -12,9 +12,10 @@ sent a newer request (the latest wins) or ``stop``.
 The socket: send ``{"t": "analyse", "id": ..., "variant": ..., "fen": ..., "moves": [...],
 "options": {...}, "multipv": 1..5, "movetime_ms": ...}`` or ``{"t": "stop"}``; the server sends
 ``{"t": "lines", "id": ..., "fen": ..., "depth": ..., "nodes": ..., "lines": [...], "table":
-..., "done": false}`` as the search deepens (at most every :data:`SEND_EVERY` seconds, the
-latest lines only), then the deepest lines with ``"done": true`` when the time is up or a
-``stop`` came; a refused message gets ``{"t": "error", "id": ..., "error": ..., "status": ...}``.
+..., "proven": ..., "done": false}`` as the search deepens (at most every :data:`SEND_EVERY`
+seconds, the latest lines only), then the deepest lines with ``"done": true`` when the time is
+up or a ``stop`` came; a refused message gets ``{"t": "error", "id": ..., "error": ...,
+"status": ...}``.
 """
 
 from __future__ import annotations
@@ -146,12 +147,31 @@ class TableView(BaseModel):
     count: CountView | None
 
 
+class ProvenView(BaseModel):
+    """A proven value of an Alquerque position under Bell's rules, for the side to move:
+    from the solved strategy table or a short df-pn search (docs/alquerque-solved.md)."""
+
+    result: Literal["win", "loss"]
+    plies: int = Field(description="plies to the end: the winner following the proof, the "
+                       "loser holding out longest")  # fmt: skip
+    text: str = Field(description='e.g. "proven win in 47"')
+    source: Literal["table", "search"] = Field(
+        description="the shipped strategy table, or a df-pn search of a late position"
+    )
+    best_move: str = Field(description="in UCI: the winning move, or the longest resistance")
+    best_san: str
+    line: list[str] = Field(description="the proven line to the end, in UCI")
+
+
 class AnalysisView(BaseModel):
     fen: str = Field(description="the position analysed (after the moves)")
     depth: int = Field(description="the deepest depth completed (0: the game is over)")
     nodes: int
     lines: list[LineView]
     table: TableView | None = Field(description="the endgame tables' verdict, if they know it")
+    proven: ProvenView | None = Field(
+        None, description="a Bell Alquerque position's proven value, if it is known"
+    )
 
 
 # --- checking input ----------------------------------------------------------------------------
@@ -198,7 +218,8 @@ def request_for(body: AnalysisBody) -> AnalysisRequest:
 
 
 def game_over_answer(board: Any) -> dict[str, Any]:
-    return {"fen": board.fen(), "depth": 0, "nodes": 0, "lines": [], "table": None}
+    return {"fen": board.fen(), "depth": 0, "nodes": 0, "lines": [], "table": None,
+            "proven": None}  # fmt: skip
 
 
 def pool_of(connection: Request | WebSocket) -> EnginePool:
@@ -233,8 +254,9 @@ def invalid(error: ValidationError) -> GameError:
 )
 async def analyse_position(body: AnalysisBody, request: Request) -> dict[str, Any]:
     """The engine's ``multipv`` best lines after ``movetime_ms`` of search (the answer comes
-    then), and the endgame tables' verdict with the count when the position is in them. Moves
-    of games in progress go first: under load an analysis waits, and may be paused for them."""
+    then), the endgame tables' verdict with the count when the position is in them, and a Bell
+    Alquerque position's proven value when it is known. Moves of games in progress go first:
+    under load an analysis waits, and may be paused for them."""
     same_origin(request)
     board = checked_board(body)
     if board.outcome() is not None:
@@ -452,6 +474,7 @@ __all__ = [
     "AnalysisSession",
     "AnalysisView",
     "LineView",
+    "ProvenView",
     "TableView",
     "checked_board",
     "router",

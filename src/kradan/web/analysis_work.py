@@ -1,5 +1,6 @@
 """An analysis as an engine worker runs it (:mod:`.engine_pool`): the position rebuilt, the
-endgame tables' verdict, then a MultiPV search whose lines go back to the server as they deepen.
+endgame tables' verdict (or a Bell Alquerque position's proven value), then a MultiPV search
+whose lines go back to the server as they deepen.
 
 The lines are written here, in the worker, ready to send: each with its moves in UCI, SAN and
 (where the game has it) Thai SAN, its score from White's point of view, its depth and the nodes
@@ -119,6 +120,26 @@ def table_view(board: Any) -> dict[str, Any] | None:
     }
 
 
+def proven_view(board: Any) -> dict[str, Any] | None:
+    """The proven value of a Bell Alquerque position for the side to move (the solved
+    strategy table, or a short df-pn search of a late position; docs/alquerque-solved.md);
+    ``None`` for any other game or a position not proven."""
+    from ..solve.answers import is_bell, proven
+
+    verdict = proven(board) if is_bell(board) else None
+    if verdict is None or verdict.move is None:
+        return None
+    return {
+        "result": "win" if verdict.win else "loss",
+        "plies": verdict.plies,
+        "text": verdict.text(),
+        "source": verdict.source,
+        "best_move": verdict.move.uci(),
+        "best_san": board.san(verdict.move),
+        "line": [move.uci() for move in verdict.line],
+    }
+
+
 def analyse(request: AnalysisRequest, context: TaskContext) -> dict[str, Any]:
     """Search ``request``'s position for ``request.seconds`` (less when stopped), sending each
     deeper set of lines through ``context``; the answer is the deepest set (runs in the
@@ -131,7 +152,9 @@ def analyse(request: AnalysisRequest, context: TaskContext) -> dict[str, Any]:
     board = position(request)
     thai = "thai" in game_of(board).notations
     table = table_view(board)
-    answer: dict[str, Any] = {"depth": 0, "lines": [], "table": table, "nodes": 0}
+    proven = proven_view(board)
+    answer: dict[str, Any] = {"depth": 0, "lines": [], "table": table, "proven": proven,
+                              "nodes": 0}  # fmt: skip
     if board.outcome() is not None:
         return answer
     searcher = worker_player(20, request.variant).searcher_for(board)
@@ -145,18 +168,27 @@ def analyse(request: AnalysisRequest, context: TaskContext) -> dict[str, Any]:
         now = time.perf_counter()
         if lines[0].depth > request.shown_depth and now - sent >= EMIT_SECONDS:
             sent = now
-            context.emit(_answer(board, lines, thai, table))
-    return _answer(board, latest, thai, table) if latest else answer
+            context.emit(_answer(board, lines, thai, table, proven))
+    return _answer(board, latest, thai, table, proven) if latest else answer
 
 
-def _answer(board: Any, lines: list[Any], thai: bool, table: Any) -> dict[str, Any]:
+def _answer(board: Any, lines: list[Any], thai: bool, table: Any, proven: Any) -> dict[str, Any]:
     views = [line_view(board, info, thai) for info in lines]
     return {
         "depth": int(lines[0].depth),
         "lines": views,
         "table": table,
+        "proven": proven,
         "nodes": int(lines[0].nodes),
     }
 
 
-__all__ = ["AnalysisRequest", "analyse", "line_view", "position", "score_view", "table_view"]
+__all__ = [
+    "AnalysisRequest",
+    "analyse",
+    "line_view",
+    "position",
+    "proven_view",
+    "score_view",
+    "table_view",
+]

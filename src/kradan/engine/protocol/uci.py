@@ -65,6 +65,9 @@ class Options:
     #: the evaluation network's file (``EvalFile``; ``<default>``: kradan's own, ``<none>``:
     #: the weighted terms)
     eval_file: str = "<default>"
+    #: answer proven positions (Alquerque under Bell's rules) from the solved strategy
+    #: (``SolvedTable``)
+    solved_table: bool = True
 
 
 def format_info(info: SearchInfo[Any], multipv: int | None = None) -> str:
@@ -139,6 +142,7 @@ class UciEngine(EngineSession):
         self.send("option name EvalWeights type string default <default>")
         self.send(f"option name Contempt type spin default 0 min 0 max {MAX_CONTEMPT}")
         self.send("option name EvalFile type string default <default>")
+        self.send("option name SolvedTable type check default true")
         self.send("uciok")
         with self._notice_lock:
             waiting, self._before_uci = self._before_uci or [], None
@@ -220,6 +224,10 @@ class UciEngine(EngineSession):
             self.wait()
             self.options.egtb_depth = _int(value, 1, 100)
             self.searchers.use_tables(self.options.egtb_path, self.options.egtb_depth)
+        elif name == "solvedtable":
+            self.wait()
+            self.options.solved_table = value.lower() == "true"
+            self.searchers.use_solved(self.options.solved_table)
         else:
             raise ValueError(f"unknown option {name!r}")
 

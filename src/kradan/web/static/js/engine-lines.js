@@ -1,7 +1,7 @@
 /* kradan serve: the engine beside the analysis board. One websocket, /api/analysis/socket:
  * the page sends {t: "analyse", id, variant, options, fen, moves, multipv} for the position on
  * view (the start and the moves to it, so the engine knows the repetitions and the count) and
- * {t: "stop"}; the server answers {t: "lines", id, depth, lines, table, done} as its search
+ * {t: "stop"}; the server answers {t: "lines", id, depth, lines, table, proven, done} as its search
  * deepens, the scores for White. The latest request wins: lines of an older id are dropped. The evaluation bar
  * shows White's winning chance of the first line. */
 import { colorName, t, tn } from './words.js';
@@ -72,6 +72,7 @@ export function analyse(engine, request, turn) {
   $('#engine-lines').textContent = '';
   $('#engine-depth').textContent = t('thinking…');
   $('#table-verdict').hidden = true;
+  $('#proven-verdict').hidden = true;
   if (engine.socket && engine.open) engine.socket.send(JSON.stringify(engine.wanted));
   else if (!engine.socket) connect(engine);
 }
@@ -83,6 +84,7 @@ export function stop(engine) {
   $('#engine-lines').textContent = '';
   $('#engine-depth').textContent = '';
   $('#table-verdict').hidden = true;
+  $('#proven-verdict').hidden = true;
   setBar(0.5, '');
 }
 
@@ -99,6 +101,18 @@ function tableText(table) {
   return JSON.stringify(table);
 }
 
+/** A Bell Alquerque position's proven value (``message.proven``), in words. */
+function provenText(proven) {
+  const n = proven.plies;
+  const move = proven.best_san || proven.best_move || '';
+  if (proven.result === 'win') {
+    return tn('Proven: the side to move wins in {n} ply, with {move}',
+      'Proven: the side to move wins in {n} plies, with {move}', n, { move });
+  }
+  return tn('Proven: the side to move loses in {n} ply; {move} holds out longest',
+    'Proven: the side to move loses in {n} plies; {move} holds out longest', n, { move });
+}
+
 function showLines(engine, message) {
   const lines = message.lines || [];
   const depth = message.depth || (lines[0] && lines[0].depth) || 0;
@@ -108,6 +122,9 @@ function showLines(engine, message) {
   const verdict = $('#table-verdict');
   verdict.hidden = !message.table;
   verdict.textContent = message.table ? t('Endgame tables: {verdict}', { verdict: tableText(message.table) }) : '';
+  const proven = $('#proven-verdict');
+  proven.hidden = !message.proven;
+  proven.textContent = message.proven ? provenText(message.proven) : '';
   const list = $('#engine-lines');
   list.textContent = '';
   const thai = engine.thai;
