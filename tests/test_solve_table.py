@@ -223,6 +223,19 @@ def test_the_engine_plays_the_tables_move() -> None:
     assert searched.info is not None and searched.info.nodes > 0
 
 
+def test_on_the_clock_the_engine_asks_the_table_only() -> None:
+    """A late position the table lacks: off the clock the engine answers from the on-line
+    df-pn (no search nodes); on the move's clock it searches, never spending the df-pn's
+    50,000 nodes a move (a fast game's time)."""
+    board = _bell(SMALL)
+    assert proven(board, search=False) is None and proven(board) is not None
+    searcher = AlquerqueSearcher()
+    analysed = searcher.best_move(board, Limit(depth=3))
+    assert analysed.info is not None and analysed.info.nodes == 0
+    clocked = searcher.best_move(board, Limit(time=0.2))
+    assert clocked.info is not None and clocked.info.nodes > 0
+
+
 def test_the_uci_option_turns_the_table_off() -> None:
     from kradan.engine.protocol.uci import UciEngine
 
