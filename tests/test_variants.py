@@ -104,3 +104,12 @@ def test_declared_only_options_need_declared_counting(option: str) -> None:
     with pytest.raises(VariantError, match=f"option '{option}' needs counting='declared'"):
         find_variant("makruk", **{option: True})
     assert getattr(find_variant("makruk", counting="declared", **{option: True}), option)
+
+
+@pytest.mark.parametrize("counting", ["seed", "seed_literal"])
+def test_sittuyin_counting_leaves_other_games_limits(counting: str) -> None:
+    """The option is Sittuyin's alone: set on another game without the checks (``replace``),
+    it still changes nothing there."""
+    for name, rule in (("makruk", CountingRule.MAKRUK), ("cambodian", CountingRule.CAMBODIAN)):
+        variant = find_variant(name).replace(sittuyin_counting=counting)
+        assert variant.effective_counting_rule is rule
