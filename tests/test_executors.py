@@ -10,13 +10,17 @@ import random
 import re
 import signal
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kradan.errors import ExecutorError, PgnError, UsageError
 from kradan.executors import (
     ATTEMPTS,
+    Executor,
     WorkerLost,
     default_executor_name,
     in_order,
@@ -366,3 +370,84 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
             break
         time.sleep(0.1)
     assert left == []
+
+
+class _Lost(Exception):
+    """What the in-process executor below raises for a lost worker."""
+
+
+class _InProcess(Executor):
+    """Runs each task at once in this process; the items listed in ``lose`` lose their
+    worker every time (a stand-in for a pool whose worker dies, without the processes)."""
+
+    name = "in-process"
+
+    def __init__(self, lose: set[int]) -> None:
+        super().__init__()
+        self.lose = lose
+
+    @property
+    def slots(self) -> int:
+        return 2
+
+    def submit(self, function: Callable[[int], int], item: int) -> Future[int]:
+        future: Future[int] = Future()
+        if item in self.lose:
+            future.set_exception(_Lost(f"worker of {item} killed"))
+        else:
+            future.set_result(function(item))
+        return future
+
+    def is_worker_loss(self, error: BaseException) -> bool:
+        return isinstance(error, _Lost)
+
+    def cancel(self, futures: list[Future[Any]]) -> None:
+        pass
+
+    def describe(self) -> str:
+        return "this process"
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_a_task_given_up_is_named_by_its_place_from_one() -> None:
+    """The error names the task as a person counts (the fourth item is task 4) and the last
+    loss; the items before it have come back."""
+    executor = _InProcess(lose={13})
+    found: list[tuple[int, int]] = []
+    with pytest.raises(WorkerLost, match=rf"^task 4 lost its worker {ATTEMPTS} times") as info:
+        found.extend(run_tasks(executor, abs, [10, 11, 12, 13, 14]))
+    assert "worker of 13 killed" in str(info.value)
+    assert executor.replayed == ATTEMPTS
+    assert sorted(found)[:3] == [(0, 10), (1, 11), (2, 12)]
+
+
+class _NoSubmit(Executor):
+    """A backend with every operation but ``submit``."""
+
+    @property
+    def slots(self) -> int:
+        return 1
+
+    def is_worker_loss(self, error: BaseException) -> bool:
+        return False
+
+    def cancel(self, futures: list[Future[Any]]) -> None:
+        pass
+
+    def describe(self) -> str:
+        return ""
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_a_backend_must_offer_every_operation_of_the_seam() -> None:
+    """``Executor`` is abstract in each operation run_tasks and the runners call: a backend
+    that leaves one out cannot be made."""
+    assert Executor.__abstractmethods__ == {
+        "slots", "submit", "is_worker_loss", "cancel", "describe", "shutdown"
+    }  # fmt: skip
+    with pytest.raises(TypeError, match="submit"):
+        _NoSubmit()  # type: ignore[abstract]
