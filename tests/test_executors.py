@@ -377,12 +377,12 @@ class _Lost(Exception):
 
 
 class _InProcess(Executor):
-    """Runs each task at once in this process; the items listed in ``lose`` lose their
-    worker every time (a stand-in for a pool whose worker dies, without the processes)."""
+    """Runs each task at once in this process; an item in ``lose`` loses its worker that many
+    times before it runs (a stand-in for a pool whose worker dies, without the processes)."""
 
     name = "in-process"
 
-    def __init__(self, lose: set[int]) -> None:
+    def __init__(self, lose: dict[int, int]) -> None:
         super().__init__()
         self.lose = lose
 
@@ -392,7 +392,8 @@ class _InProcess(Executor):
 
     def submit(self, function: Callable[[int], int], item: int) -> Future[int]:
         future: Future[int] = Future()
-        if item in self.lose:
+        if self.lose.get(item, 0) > 0:
+            self.lose[item] -= 1
             future.set_exception(_Lost(f"worker of {item} killed"))
         else:
             future.set_result(function(item))
@@ -414,13 +415,26 @@ class _InProcess(Executor):
 def test_a_task_given_up_is_named_by_its_place_from_one() -> None:
     """The error names the task as a person counts (the fourth item is task 4) and the last
     loss; the items before it have come back."""
-    executor = _InProcess(lose={13})
+    executor = _InProcess(lose={13: 10})
     found: list[tuple[int, int]] = []
     with pytest.raises(WorkerLost, match=rf"^task 4 lost its worker {ATTEMPTS} times") as info:
         found.extend(run_tasks(executor, abs, [10, 11, 12, 13, 14]))
     assert "worker of 13 killed" in str(info.value)
     assert executor.replayed == ATTEMPTS
     assert sorted(found)[:3] == [(0, 10), (1, 11), (2, 12)]
+
+
+@pytest.mark.parametrize("attempts", [1, 2, 1000])
+def test_a_task_is_given_up_after_exactly_its_attempts(attempts: int) -> None:
+    """``attempts`` losses end the run, however many are allowed; one loss fewer and the task
+    comes back."""
+    executor = _InProcess(lose={5: attempts})
+    with pytest.raises(WorkerLost, match=f"task 1 lost its worker {attempts} times"):
+        list(run_tasks(executor, abs, [5], attempts=attempts))
+    assert executor.replayed == attempts
+    survivor = _InProcess(lose={5: attempts - 1})
+    assert list(run_tasks(survivor, abs, [5], attempts=attempts)) == [(0, 5)]
+    assert survivor.replayed == attempts - 1
 
 
 class _NoSubmit(Executor):
