@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from kradan import VariantError
-from kradan.variants import MAKRUK, CountingRule, PromotionRule, find_variant, variant_names
+from kradan.variants import (
+    MAKRUK,
+    CountingRule,
+    PromotionRule,
+    SittuyinCounting,
+    find_variant,
+    variant_names,
+)
 
 
 @pytest.mark.parametrize(
@@ -111,5 +118,5 @@ def test_sittuyin_counting_leaves_other_games_limits(counting: str) -> None:
     """The option is Sittuyin's alone: set on another game without the checks (``replace``),
     it still changes nothing there."""
     for name, rule in (("makruk", CountingRule.MAKRUK), ("cambodian", CountingRule.CAMBODIAN)):
-        variant = find_variant(name).replace(sittuyin_counting=counting)
+        variant = find_variant(name).replace(sittuyin_counting=SittuyinCounting(counting))
         assert variant.effective_counting_rule is rule
