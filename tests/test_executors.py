@@ -465,3 +465,23 @@ def test_a_backend_must_offer_every_operation_of_the_seam() -> None:
     }  # fmt: skip
     with pytest.raises(TypeError, match="submit"):
         _NoSubmit()  # type: ignore[abstract]
+
+
+def test_a_fresh_worker_warms_both_searches_once() -> None:
+    """A new process (a pool's worker) compiles or loads the searches on its first call to
+    ``warm_worker``, for a chess-family board and an Alquerque board, and never again: a task
+    finds them ready, and the next task pays nothing. (The search's own warming is stubbed.)"""
+    import subprocess
+    import sys
+
+    script = (
+        "from kradan.engine.searchers import Searchers\n"
+        "calls = []\n"
+        "Searchers.warm = lambda self, board: calls.append(type(board).__module__)\n"
+        "from kradan.executors.warm import call_warm, warm_worker\n"
+        "warm_worker()\n"
+        "print(call_warm(abs, -3), sorted(calls))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, timeout=120)  # fmt: skip
+    assert found.stdout.split() == ["3", "['kradan.alquerque.board',", "'kradan.board']"]
