@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -372,6 +372,10 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
     assert left == []
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
 class _Lost(Exception):
     """What the in-process executor below raises for a lost worker."""
 
@@ -382,7 +386,7 @@ class _InProcess(Executor):
 
     name = "in-process"
 
-    def __init__(self, lose: dict[int, int]) -> None:
+    def __init__(self, lose: dict[object, int]) -> None:
         super().__init__()
         self.lose = lose
 
@@ -390,8 +394,8 @@ class _InProcess(Executor):
     def slots(self) -> int:
         return 2
 
-    def submit(self, function: Callable[[int], int], item: int) -> Future[int]:
-        future: Future[int] = Future()
+    def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
+        future: Future[R] = Future()
         if self.lose.get(item, 0) > 0:
             self.lose[item] -= 1
             future.set_exception(_Lost(f"worker of {item} killed"))
