@@ -18,6 +18,7 @@ import pytest
 import kradan
 from kradan.egtb import Tablebase, parse_key
 from kradan.egtb.generate import generate, generate_one
+from kradan.egtb.index import table_size
 from kradan.egtb.material import Material
 from kradan.egtb.storage import write_table
 from kradan.engine.chess import Searcher
@@ -25,6 +26,7 @@ from kradan.engine.kernels import node
 from kradan.engine.kernels.tablebase import NO_VALUE, probe
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.protocol.xboard import XBoardEngine
+from kradan.engine.table_memory import Slab
 from kradan.engine.tablebase import EngineTables, reachable, signature
 from kradan.engine.types import Limit
 
@@ -167,6 +169,20 @@ def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
     board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R7 w - - 0 40")
     assert kernel_value(tables, board) == 0  # the page now holds KRvKM's draws
     assert tables.value(board) == (0, None)
+
+
+def test_each_three_piece_table_has_its_own_place_in_the_slab() -> None:
+    """The four 3-piece tables sit side by side at the start of the slab: placing one never
+    overwrites another, and each is read back as it was written."""
+    slab = Slab(pages=1)
+    small = table_size(3)
+    keys = ["KRvK", "KSvK", "KNvK", "KMvK"]
+    for value, key in enumerate(keys, start=1):
+        assert slab.place(parse_key(key), np.full(small, value, dtype=np.uint8), ())
+    assert sorted(slab.placed.values()) == [0, small, 2 * small, 3 * small]
+    for value, key in enumerate(keys, start=1):
+        table = slab.values(parse_key(key))
+        assert table is not None and table.size == small and set(np.unique(table)) == {value}
 
 
 def test_a_search_on_the_clock_never_waits_for_a_table(tmp_path: Path) -> None:

@@ -389,12 +389,14 @@ class _InProcess(Executor):
     def __init__(self, lose: dict[object, int]) -> None:
         super().__init__()
         self.lose = lose
+        self.submitted = 0
 
     @property
     def slots(self) -> int:
         return 2
 
     def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
+        self.submitted += 1
         future: Future[R] = Future()
         if self.lose.get(item, 0) > 0:
             self.lose[item] -= 1
@@ -439,6 +441,18 @@ def test_a_task_is_given_up_after_exactly_its_attempts(attempts: int) -> None:
     survivor = _InProcess(lose={5: attempts - 1})
     assert list(run_tasks(survivor, abs, [5], attempts=attempts)) == [(0, 5)]
     assert survivor.replayed == attempts - 1
+
+
+@pytest.mark.parametrize("in_flight", [3, 300])
+def test_in_flight_bounds_a_large_window_too(in_flight: int) -> None:
+    """No more than ``in_flight`` tasks are out at once, however large the window: the first
+    result comes back after exactly that many submissions."""
+    executor = _InProcess(lose={})
+    stream = run_tasks(executor, abs, list(range(1000)), in_flight=in_flight)
+    assert next(stream) == (0, 0)
+    assert executor.submitted == in_flight
+    assert sorted(stream) == [(i, i) for i in range(1, 1000)]
+    assert executor.submitted == 1000
 
 
 class _NoSubmit(Executor):
