@@ -503,3 +503,11 @@ def test_a_fresh_worker_warms_both_searches_once() -> None:
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True, timeout=120)  # fmt: skip
     assert found.stdout.split() == ["3", "['kradan.alquerque.board',", "'kradan.board']"]
+
+
+def test_the_progress_line_names_the_local_processes() -> None:
+    """``describe`` (the progress line's "where"): one process in the singular, more in the
+    plural; no process is started to say it."""
+    assert LocalExecutor(1).describe() == "1 local process"
+    assert LocalExecutor(2).describe() == "2 local processes"
+    assert LocalExecutor(2).worker_pids() == []
