@@ -27,7 +27,7 @@ from kradan.engine.kernels.tablebase import NO_VALUE, probe
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.engine.table_memory import Slab
-from kradan.engine.tablebase import EngineTables, reachable, signature
+from kradan.engine.tablebase import EngineTables, reachable, signature, wanted_tables
 from kradan.engine.types import Limit
 
 from .test_egtb import ILLEGAL, decode, fen_of
@@ -151,6 +151,29 @@ def test_reachable_tables() -> None:
     keys = [m.key for m in reachable(kradan.Board("8/8/3k4/4p3/8/3K4/8/R7 w - - 0 1"))]
     assert keys == ["KRvKM", "KMvK", "KRvK"]
     assert signature("RN", "") == 4**7 + 4**5 and signature("", "M") == 1
+
+
+def test_with_too_few_pages_the_search_keeps_every_smaller_table() -> None:
+    """More 4-piece tables within reach than pages: the first ``pages`` of them are probed, and
+    every 3-piece table still is."""
+    board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R6R w - - 0 1")
+    assert [m.key for m in wanted_tables(board, 2)] == ["KRRvK", "KRvKM", "KMvK", "KRvK"]
+    assert [m.key for m in wanted_tables(board, 1)] == ["KRRvK", "KMvK", "KRvK"]
+
+
+def test_refresh_forgets_a_table_whose_file_was_deleted(tmp_path: Path) -> None:
+    """A table file deleted while the engine runs is no error (``refresh``); once no search
+    uses the table, ``refresh`` forgets it and its values are not probed again."""
+    write_table(tmp_path / "KRvK.ktb", parse_key("KRvK"), np.full(table_size(3), 1, np.uint8))
+    tables = EngineTables(tmp_path, pages=1)
+    board = kradan.Board("8/8/3k4/8/8/8/8/R2K4 w - - 0 1")
+    assert tables.prepare(board) == 3 and tables.value(board) == (1, 1)  # the file's "mate in 1"
+    (tmp_path / "KRvK.ktb").unlink()
+    tables.refresh()  # still in use: kept, and no error
+    assert tables.prepare(kradan.Board()) == 0  # no search wants it now
+    tables.refresh()
+    tables.prepare(board)
+    assert tables.value(board) != (1, 1)
 
 
 def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
