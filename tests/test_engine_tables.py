@@ -17,10 +17,11 @@ import pytest
 
 import kradan
 from kradan.egtb import Tablebase, parse_key
+from kradan.egtb.conversion import KIND
 from kradan.egtb.generate import generate, generate_one
 from kradan.egtb.index import table_size
 from kradan.egtb.material import Material
-from kradan.egtb.storage import write_table
+from kradan.egtb.storage import file_name, write_table
 from kradan.engine.chess import Searcher
 from kradan.engine.kernels import node
 from kradan.engine.kernels.tablebase import NO_VALUE, probe
@@ -174,6 +175,18 @@ def test_refresh_forgets_a_table_whose_file_was_deleted(tmp_path: Path) -> None:
     tables.refresh()
     tables.prepare(board)
     assert tables.value(board) != (1, 1)
+
+
+def test_the_roots_conversion_tables_are_read_once_and_kept(tmp_path: Path) -> None:
+    """A table the search does not probe (here a conversion table, for the root's count
+    verdict) is kept in memory once read: asked for again, it is not read again."""
+    material = parse_key("KRvKM")
+    values = np.full(table_size(4), 7, np.uint8)
+    write_table(tmp_path / file_name(material, KIND), material, values, kind=KIND)
+    tables = EngineTables(tmp_path, pages=1)
+    first = tables.values(material, KIND)
+    assert tables.reads == 1 and first.size == values.size and set(np.unique(first)) == {7}
+    assert tables.values(material, KIND) is first and tables.reads == 1
 
 
 def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
