@@ -189,6 +189,16 @@ def test_the_roots_conversion_tables_are_read_once_and_kept(tmp_path: Path) -> N
     assert tables.values(material, KIND) is first and tables.reads == 1
 
 
+def test_tables_are_probed_from_eight_pieces_down(tmp_path: Path) -> None:
+    """A search of up to 8 pieces (REACH) probes the tables a capture can reach (here the
+    packaged 3-piece ones); with 9 pieces none is within reach and none is probed."""
+    tables = EngineTables(tmp_path, pages=1)
+    eight = kradan.Board("8/8/3k4/pppp4/8/3K4/P7/R7 w - - 0 1")
+    nine = kradan.Board("8/8/3k4/pppp4/8/3K4/PP6/R7 w - - 0 1")
+    assert (len(eight.piece_map()), tables.prepare(eight)) == (8, 3)
+    assert (len(nine.piece_map()), tables.prepare(nine)) == (9, 0)
+
+
 def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
     """With one page, a second 4-piece table takes the first one's place and its slots."""
     for key, value in (("KRRvK", 1), ("KRvKM", 254)):  # all mates in 1 ply; all drawn
