@@ -28,7 +28,13 @@ from kradan.engine.kernels.tablebase import NO_VALUE, probe
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.protocol.xboard import XBoardEngine
 from kradan.engine.table_memory import Slab
-from kradan.engine.tablebase import EngineTables, reachable, signature, wanted_tables
+from kradan.engine.tablebase import (
+    EngineTables,
+    reachable,
+    root_tables,
+    signature,
+    wanted_tables,
+)
 from kradan.engine.types import Limit
 
 from .test_egtb import ILLEGAL, decode, fen_of
@@ -197,6 +203,19 @@ def test_tables_are_probed_from_eight_pieces_down(tmp_path: Path) -> None:
     nine = kradan.Board("8/8/3k4/pppp4/8/3K4/PP6/R7 w - - 0 1")
     assert (len(eight.piece_map()), tables.prepare(eight)) == (8, 3)
     assert (len(nine.piece_map()), tables.prepare(nine)) == (9, 0)
+
+
+def test_the_root_of_five_pieces_reads_its_own_table_when_there(tmp_path: Path) -> None:
+    """The root's answer for a 5-piece position reads the tables its captures reach, with their
+    conversion tables, and its own 5-piece table when that file exists; with 6 pieces, none."""
+    board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R6R w - - 0 1")
+    reached = [("KRRvK", ""), ("KRvKM", ""), ("KMvK", ""), ("KRvK", ""), ("KRvKM", KIND)]
+    absent = root_tables(board, lambda material: tmp_path / material.key)
+    assert [(m.key, kind) for m, kind in absent] == reached
+    present = root_tables(board, lambda material: tmp_path)
+    assert [(m.key, kind) for m, kind in present] == [("KRRvKM", ""), *reached]
+    six = kradan.Board("8/8/3k4/4m3/8/3K4/8/RR5R w - - 0 1")
+    assert root_tables(six, lambda material: tmp_path) == []
 
 
 def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
