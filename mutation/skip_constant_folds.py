@@ -8,7 +8,8 @@ apart. This script substitutes every whole-number constant the module imports fr
 ``layout`` (or defines itself at module level), folds the arithmetic on constants alone, and
 compares the folded syntax trees of the original and the mutant: equal trees are
 equivalent by construction, like the mutants inside annotations (``skip_annotations.py``).
-A mutant whose expression involves a variable (``BB_COLOR + us``) is never skipped here.
+A mutant whose expression involves a variable (``BB_COLOR + us``) is never skipped here, nor
+is one whose source does not parse (some operators make such mutants): the run judges those.
 
     python mutation/skip_constant_folds.py SESSION.sqlite
 """
@@ -116,7 +117,12 @@ def folds_to_the_original(item: WorkItem) -> bool:
     source, constants, before = original(str(mutation.module_path))
     op = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
     mutant = mutate_code(source, op, mutation.occurrence)
-    return mutant is not None and folded(mutant, constants) == before
+    if mutant is None:
+        return False
+    try:
+        return folded(mutant, constants) == before
+    except SyntaxError:  # a mutant that does not parse is left for the run (it fails there)
+        return False
 
 
 def main(session: str) -> int:

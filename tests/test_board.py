@@ -107,6 +107,17 @@ def test_pinned_rook_moves_only_along_the_pin() -> None:
     assert rook_moves == {"e3e2", "e3e4", "e3e5", "e3e6", "e3e7", "e3e8"}
 
 
+def test_pinned_khon_moves_only_along_the_pin() -> None:
+    """A piece pinned to its king may not leave the line of the pin: the khon on e2, pinned on
+    the e-file, keeps only its step forward (its diagonal steps would expose the king)."""
+    board = Board("4r3/8/8/8/8/8/4S3/k3K3 w - - 0 1")
+    khon_moves = {m.uci() for m in board.legal_moves if m.from_square == parse_square("e2")}
+    assert khon_moves == {"e2e3"}
+    free = Board("8/8/8/8/8/8/4S3/k3K3 w - - 0 1")
+    free_moves = {m.uci() for m in free.legal_moves if m.from_square == parse_square("e2")}
+    assert free_moves == {"e2d1", "e2d3", "e2e3", "e2f1", "e2f3"}
+
+
 def test_copy_is_independent() -> None:
     board = Board()
     board.push_san("e4")

@@ -699,3 +699,23 @@ def test_importing_loads_no_compiled_code() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "kradan.egtb._kernel" not in out.stdout
+
+
+def test_with_no_count_yet_the_loser_escapes_into_a_count_that_runs_out(
+    tables: Tablebase,
+) -> None:
+    """docs/rules.md 2.6: before any count runs, the losing side's best move is one after which
+    the count runs out before the winner can convert, rather than the longest resistance by the
+    distance to mate (KR v KN: of Black's moves only Ke2 escapes; Kf2 resists as long)."""
+    board = kradan.Board("8/1n6/8/6R1/8/8/2K5/4k3 b - - 0 1")
+    found = tables.probe(board)
+    assert found.wdl == -1 and found.best_move == board.parse_uci("e1e2")
+    escapes = []
+    for move in list(board.legal_moves):
+        board.push(move)
+        child = tables.probe(board).count
+        board.pop()
+        assert child is not None
+        if not child.fits:
+            escapes.append(move.uci())
+    assert escapes == ["e1e2"]

@@ -17,15 +17,24 @@ import pytest
 
 import kradan
 from kradan.egtb import Tablebase, parse_key
+from kradan.egtb.conversion import KIND
 from kradan.egtb.generate import generate, generate_one
+from kradan.egtb.index import table_size
 from kradan.egtb.material import Material
-from kradan.egtb.storage import write_table
+from kradan.egtb.storage import file_name, write_table
 from kradan.engine.chess import Searcher
 from kradan.engine.kernels import node
 from kradan.engine.kernels.tablebase import NO_VALUE, probe
 from kradan.engine.protocol.uci import UciEngine
 from kradan.engine.protocol.xboard import XBoardEngine
-from kradan.engine.tablebase import EngineTables, reachable, signature
+from kradan.engine.table_memory import Slab
+from kradan.engine.tablebase import (
+    EngineTables,
+    reachable,
+    root_tables,
+    signature,
+    wanted_tables,
+)
 from kradan.engine.types import Limit
 
 from .test_egtb import ILLEGAL, decode, fen_of
@@ -151,6 +160,64 @@ def test_reachable_tables() -> None:
     assert signature("RN", "") == 4**7 + 4**5 and signature("", "M") == 1
 
 
+def test_with_too_few_pages_the_search_keeps_every_smaller_table() -> None:
+    """More 4-piece tables within reach than pages: the first ``pages`` of them are probed, and
+    every 3-piece table still is."""
+    board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R6R w - - 0 1")
+    assert [m.key for m in wanted_tables(board, 2)] == ["KRRvK", "KRvKM", "KMvK", "KRvK"]
+    assert [m.key for m in wanted_tables(board, 1)] == ["KRRvK", "KMvK", "KRvK"]
+
+
+def test_refresh_forgets_a_table_whose_file_was_deleted(tmp_path: Path) -> None:
+    """A table file deleted while the engine runs is no error (``refresh``); once no search
+    uses the table, ``refresh`` forgets it and its values are not probed again."""
+    write_table(tmp_path / "KRvK.ktb", parse_key("KRvK"), np.full(table_size(3), 1, np.uint8))
+    tables = EngineTables(tmp_path, pages=1)
+    board = kradan.Board("8/8/3k4/8/8/8/8/R2K4 w - - 0 1")
+    assert tables.prepare(board) == 3 and tables.value(board) == (1, 1)  # the file's "mate in 1"
+    (tmp_path / "KRvK.ktb").unlink()
+    tables.refresh()  # still in use: kept, and no error
+    assert tables.prepare(kradan.Board()) == 0  # no search wants it now
+    tables.refresh()
+    tables.prepare(board)
+    assert tables.value(board) != (1, 1)
+
+
+def test_the_roots_conversion_tables_are_read_once_and_kept(tmp_path: Path) -> None:
+    """A table the search does not probe (here a conversion table, for the root's count
+    verdict) is kept in memory once read: asked for again, it is not read again."""
+    material = parse_key("KRvKM")
+    values = np.full(table_size(4), 7, np.uint8)
+    write_table(tmp_path / file_name(material, KIND), material, values, kind=KIND)
+    tables = EngineTables(tmp_path, pages=1)
+    first = tables.values(material, KIND)
+    assert tables.reads == 1 and first.size == values.size and set(np.unique(first)) == {7}
+    assert tables.values(material, KIND) is first and tables.reads == 1
+
+
+def test_tables_are_probed_from_eight_pieces_down(tmp_path: Path) -> None:
+    """A search of up to 8 pieces (REACH) probes the tables a capture can reach (here the
+    packaged 3-piece ones); with 9 pieces none is within reach and none is probed."""
+    tables = EngineTables(tmp_path, pages=1)
+    eight = kradan.Board("8/8/3k4/pppp4/8/3K4/P7/R7 w - - 0 1")
+    nine = kradan.Board("8/8/3k4/pppp4/8/3K4/PP6/R7 w - - 0 1")
+    assert (len(eight.piece_map()), tables.prepare(eight)) == (8, 3)
+    assert (len(nine.piece_map()), tables.prepare(nine)) == (9, 0)
+
+
+def test_the_root_of_five_pieces_reads_its_own_table_when_there(tmp_path: Path) -> None:
+    """The root's answer for a 5-piece position reads the tables its captures reach, with their
+    conversion tables, and its own 5-piece table when that file exists; with 6 pieces, none."""
+    board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R6R w - - 0 1")
+    reached = [("KRRvK", ""), ("KRvKM", ""), ("KMvK", ""), ("KRvK", ""), ("KRvKM", KIND)]
+    absent = root_tables(board, lambda material: tmp_path / material.key)
+    assert [(m.key, kind) for m, kind in absent] == reached
+    present = root_tables(board, lambda material: tmp_path)
+    assert [(m.key, kind) for m, kind in present] == [("KRRvKM", ""), *reached]
+    six = kradan.Board("8/8/3k4/4m3/8/3K4/8/RR5R w - - 0 1")
+    assert root_tables(six, lambda material: tmp_path) == []
+
+
 def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
     """With one page, a second 4-piece table takes the first one's place and its slots."""
     for key, value in (("KRRvK", 1), ("KRvKM", 254)):  # all mates in 1 ply; all drawn
@@ -167,6 +234,20 @@ def test_the_slab_evicts_the_least_recently_used_table(tmp_path: Path) -> None:
     board = kradan.Board("8/8/3k4/4m3/8/3K4/8/R7 w - - 0 40")
     assert kernel_value(tables, board) == 0  # the page now holds KRvKM's draws
     assert tables.value(board) == (0, None)
+
+
+def test_each_three_piece_table_has_its_own_place_in_the_slab() -> None:
+    """The four 3-piece tables sit side by side at the start of the slab: placing one never
+    overwrites another, and each is read back as it was written."""
+    slab = Slab(pages=1)
+    small = table_size(3)
+    keys = ["KRvK", "KSvK", "KNvK", "KMvK"]
+    for value, key in enumerate(keys, start=1):
+        assert slab.place(parse_key(key), np.full(small, value, dtype=np.uint8), ())
+    assert sorted(slab.placed.values()) == [0, small, 2 * small, 3 * small]
+    for value, key in enumerate(keys, start=1):
+        table = slab.values(parse_key(key))
+        assert table is not None and table.size == small and set(np.unique(table)) == {value}
 
 
 def test_a_search_on_the_clock_never_waits_for_a_table(tmp_path: Path) -> None:

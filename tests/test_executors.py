@@ -10,13 +10,17 @@ import random
 import re
 import signal
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 from kradan.errors import ExecutorError, PgnError, UsageError
 from kradan.executors import (
     ATTEMPTS,
+    Executor,
     WorkerLost,
     default_executor_name,
     in_order,
@@ -366,3 +370,144 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
             break
         time.sleep(0.1)
     assert left == []
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class _Lost(Exception):
+    """What the in-process executor below raises for a lost worker."""
+
+
+class _InProcess(Executor):
+    """Runs each task at once in this process; an item in ``lose`` loses its worker that many
+    times before it runs (a stand-in for a pool whose worker dies, without the processes)."""
+
+    name = "in-process"
+
+    def __init__(self, lose: dict[object, int]) -> None:
+        super().__init__()
+        self.lose = lose
+        self.submitted = 0
+
+    @property
+    def slots(self) -> int:
+        return 2
+
+    def submit(self, function: Callable[[T], R], item: T) -> Future[R]:
+        self.submitted += 1
+        future: Future[R] = Future()
+        if self.lose.get(item, 0) > 0:
+            self.lose[item] -= 1
+            future.set_exception(_Lost(f"worker of {item} killed"))
+        else:
+            future.set_result(function(item))
+        return future
+
+    def is_worker_loss(self, error: BaseException) -> bool:
+        return isinstance(error, _Lost)
+
+    def cancel(self, futures: list[Future[Any]]) -> None:
+        pass
+
+    def describe(self) -> str:
+        return "this process"
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_a_task_given_up_is_named_by_its_place_from_one() -> None:
+    """The error names the task as a person counts (the fourth item is task 4) and the last
+    loss; the items before it have come back."""
+    executor = _InProcess(lose={13: 10})
+    found: list[tuple[int, int]] = []
+    with pytest.raises(WorkerLost, match=rf"^task 4 lost its worker {ATTEMPTS} times") as info:
+        found.extend(run_tasks(executor, abs, [10, 11, 12, 13, 14]))
+    assert "worker of 13 killed" in str(info.value)
+    assert executor.replayed == ATTEMPTS
+    assert sorted(found)[:3] == [(0, 10), (1, 11), (2, 12)]
+
+
+@pytest.mark.parametrize("attempts", [1, 2, 1000])
+def test_a_task_is_given_up_after_exactly_its_attempts(attempts: int) -> None:
+    """``attempts`` losses end the run, however many are allowed; one loss fewer and the task
+    comes back."""
+    executor = _InProcess(lose={5: attempts})
+    with pytest.raises(WorkerLost, match=f"task 1 lost its worker {attempts} times"):
+        list(run_tasks(executor, abs, [5], attempts=attempts))
+    assert executor.replayed == attempts
+    survivor = _InProcess(lose={5: attempts - 1})
+    assert list(run_tasks(survivor, abs, [5], attempts=attempts)) == [(0, 5)]
+    assert survivor.replayed == attempts - 1
+
+
+@pytest.mark.parametrize("in_flight", [3, 300])
+def test_in_flight_bounds_a_large_window_too(in_flight: int) -> None:
+    """No more than ``in_flight`` tasks are out at once, however large the window: the first
+    result comes back after exactly that many submissions."""
+    executor = _InProcess(lose={})
+    stream = run_tasks(executor, abs, list(range(1000)), in_flight=in_flight)
+    assert next(stream) == (0, 0)
+    assert executor.submitted == in_flight
+    assert sorted(stream) == [(i, i) for i in range(1, 1000)]
+    assert executor.submitted == 1000
+
+
+class _NoSubmit(Executor):
+    """A backend with every operation but ``submit``."""
+
+    @property
+    def slots(self) -> int:
+        return 1
+
+    def is_worker_loss(self, error: BaseException) -> bool:
+        return False
+
+    def cancel(self, futures: list[Future[Any]]) -> None:
+        pass
+
+    def describe(self) -> str:
+        return ""
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_a_backend_must_offer_every_operation_of_the_seam() -> None:
+    """``Executor`` is abstract in each operation run_tasks and the runners call: a backend
+    that leaves one out cannot be made."""
+    assert Executor.__abstractmethods__ == {
+        "slots", "submit", "is_worker_loss", "cancel", "describe", "shutdown"
+    }  # fmt: skip
+    with pytest.raises(TypeError, match="submit"):
+        _NoSubmit()  # type: ignore[abstract]
+
+
+def test_a_fresh_worker_warms_both_searches_once() -> None:
+    """A new process (a pool's worker) compiles or loads the searches on its first call to
+    ``warm_worker``, for a chess-family board and an Alquerque board, and never again: a task
+    finds them ready, and the next task pays nothing. (The search's own warming is stubbed.)"""
+    import subprocess
+    import sys
+
+    script = (
+        "from kradan.engine.searchers import Searchers\n"
+        "calls = []\n"
+        "Searchers.warm = lambda self, board: calls.append(type(board).__module__)\n"
+        "from kradan.executors.warm import call_warm, warm_worker\n"
+        "warm_worker()\n"
+        "print(call_warm(abs, -3), sorted(calls))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, timeout=120)  # fmt: skip
+    assert found.stdout.split() == ["3", "['kradan.alquerque.board',", "'kradan.board']"]
+
+
+def test_the_progress_line_names_the_local_processes() -> None:
+    """``describe`` (the progress line's "where"): one process in the singular, more in the
+    plural; no process is started to say it."""
+    assert LocalExecutor(1).describe() == "1 local process"
+    assert LocalExecutor(2).describe() == "2 local processes"
+    assert LocalExecutor(2).worker_pids() == []

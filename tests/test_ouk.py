@@ -144,6 +144,18 @@ def test_kar_ouk_first_check_ends_the_game() -> None:
     assert board.perft(2) == 0
 
 
+def test_kar_ouk_first_check_by_black_ends_the_game() -> None:
+    """docs/rules.md 4: Black's checks are counted as White's are; Black's first check ends the
+    game and leaves White no move (KO3)."""
+    board = Board("r3k3/8/8/8/8/8/8/4K3 b - - 1+1 0 1", variant="karouk")
+    board.push_uci("a8a1")
+    assert board.fen().split()[4] == "1+0"
+    assert board.legal_moves.count() == 0 and board.is_check()
+    assert board.perft(1) == 0
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is False
+
+
 def test_kar_ouk_check_field() -> None:
     assert Board(variant="kar ouk").fen() == (
         "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 1+1 0 1"
