@@ -11,14 +11,19 @@ from typing import Any
 from .common import add_executor_arguments, executor_from_args
 from .progress import show_progress
 
-EXAMPLES = """examples:
+#: a late Bell position that the solver proves in a second (an example of the help's)
+LATE = "'P2p1/p1p2/p3p/P4/P4 w - 0 12 e3:e5c1,a5:e3c3,d5:c5'"
+
+EXAMPLES = f"""examples:
   kradan solve alquerque-bell --db proofs --depth 2 --seconds 600
   kradan solve alquerque-bell --db proofs --concurrency 2 --nodes 5000000
   kradan solve alquerque-bell --db proofs --executor ray --address ray://head:10001
   kradan solve alquerque-bell --db proofs --depth 2 --check     walk the proofs it holds
-  kradan solve alquerque-bell --db proofs --position TEXT --export strategy.kst
-                                         the root's proof tree as a strategy table
-  kradan solve alquerque-bell --check --table strategy.kst      walk a strategy table
+  kradan solve alquerque-bell --db late --position {LATE}
+                                         prove a late position (seconds)
+  kradan solve alquerque-bell --db late --position {LATE} --export late.kst
+                                         its proof tree as a strategy table
+  kradan solve alquerque-bell --check --table late.kst      walk a strategy table
                                          (without --table FILE: the one kradan ships)"""
 
 
