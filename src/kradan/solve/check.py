@@ -13,6 +13,8 @@ position text (:func:`~kradan.solve.keys.text_key`), not from the solver's kerne
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..alquerque import Board
@@ -108,6 +110,17 @@ class _Walk:
         self.lost.add(key)
 
 
+@contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """Room on the stack for a walk down the longest line (the walks recurse a ply a level)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEPTH * 4))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def check(database: ProofDatabase, board: Board) -> CheckReport:
     """Walk the proof of ``board``'s value that ``database`` holds (its own entry says which
     value is claimed; without one, a loss is tried).
@@ -117,12 +130,8 @@ def check(database: ProofDatabase, board: Board) -> CheckReport:
     walk = _Walk(database, board.copy())
     entry = database.get(text_key(board.text()))
     claims_win = entry is not None and entry.win
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _DEPTH * 4))
-    try:
+    with _deep_recursion():
         walk.win() if claims_win else walk.lost_check()
-    finally:
-        sys.setrecursionlimit(limit)
     positions = len(walk.won) + len(walk.lost)
     return CheckReport(board.text(), claims_win, positions, walk.winner_moves, walk.longest)
 
@@ -192,10 +201,6 @@ def check_table(table: StrategyTable, board: Board | None = None) -> CheckReport
     walk = _TableWalk(table, board.copy())
     entry = table.get(text_key(board.text()))
     claims_win = entry is not None and entry.win
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _DEPTH * 4))
-    try:
+    with _deep_recursion():
         longest = walk.walk(claims_win)
-    finally:
-        sys.setrecursionlimit(limit)
     return CheckReport(board.text(), claims_win, len(walk.plies), walk.winner_moves, longest)
