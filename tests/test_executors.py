@@ -76,6 +76,22 @@ def test_every_task_returns_once_on_the_local_pool() -> None:
     assert executor.replayed == 0
 
 
+def test_a_stopped_pools_wakeup_pipe_may_be_closed_under_pythons_exit() -> None:
+    """After the workers are stopped (a match cancelled by SIGTERM), Python's exit wakes every
+    pool's manager thread; if the manager closes the pipe between the check and the write, the
+    write must not raise ("OSError: Bad file descriptor" was printed after a clean stop)."""
+    executor = LocalExecutor(1)
+    future = executor.submit(executor_tasks.square, 3)
+    assert future.result(timeout=120) == 9
+    pool = executor._pool
+    assert pool is not None
+    wakeup = pool._executor_manager_thread_wakeup  # type: ignore[attr-defined]
+    executor.cancel([])
+    wakeup._writer.close()  # the race's state: the pipe closed, not yet marked closed
+    wakeup._closed = False
+    wakeup.wakeup()  # what Python's exit calls: quiet
+
+
 def test_a_task_whose_worker_died_is_replayed(tmp_path: Path) -> None:
     marker = str(tmp_path / "died")
     items = [(i, marker if i == 3 else "") for i in range(8)]

@@ -14,6 +14,7 @@ play out the tasks it holds."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -51,6 +52,7 @@ class LocalExecutor(Executor):
 
     def _fresh_pool(self) -> ProcessPoolExecutor:
         if self._pool is not None:
+            _quiet_wakeup(self._pool)
             self._pool.shutdown(wait=False, cancel_futures=True)
         context = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(
@@ -88,6 +90,9 @@ class LocalExecutor(Executor):
         if pool is None:
             return
         processes = list((getattr(pool, "_processes", None) or {}).values())
+        # taken before the shutdown, which lets go of both
+        manager = getattr(pool, "_executor_manager_thread", None)
+        _quiet_wakeup(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
@@ -96,7 +101,6 @@ class LocalExecutor(Executor):
             process.join(timeout=5)
         # the pool's manager thread closes its wake-up pipe as it ends: waited for here, so that
         # Python's exit does not write to that pipe while it closes ("Bad file descriptor")
-        manager = getattr(pool, "_executor_manager_thread", None)
         if manager is not None:
             manager.join(timeout=5)
 
@@ -108,6 +112,24 @@ class LocalExecutor(Executor):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _quiet_wakeup(pool: ProcessPoolExecutor) -> None:
+    """Called before a pool's shutdown. After it, the manager thread closes the pool's wake-up
+    pipe, and Python's exit may write to that pipe at the same moment (its check for a closed
+    pipe races with the closing: a SIGTERM on a loaded machine printed "OSError: Bad file
+    descriptor" after a match had stopped cleanly). From here on a write to a closed pipe is
+    ignored: nothing is left to wake."""
+    wakeup = getattr(pool, "_executor_manager_thread_wakeup", None)
+    send = getattr(wakeup, "wakeup", None)
+    if wakeup is None or send is None:
+        return
+
+    def quiet() -> None:
+        with contextlib.suppress(OSError):
+            send()
+
+    wakeup.wakeup = quiet
 
 
 def start_worker(parent: int) -> None:
