@@ -123,7 +123,7 @@ def _print_table_lines(board: Any, count: int) -> None:
 def _print_alfonso_table(board: Any) -> bool:
     """Print Alfonso X's Alquerque table's verdict for ``board`` when it holds the position;
     ``True`` when that verdict is exact, so no search is needed (docs/egtb.md)."""
-    from .egtb_alquerque import describe
+    from ..engine.alquerque_tables import describe
 
     described = describe(board)
     if described is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..egtb.directory import default_directory
 from ..errors import MissingTableError, UsageError
-from .common import add_executor_arguments, counted, executor_from_args
+from .common import add_executor_arguments, counted, executor_from_args, fail
 from .progress import bar, end_progress, show_progress
 
 EXAMPLES = """examples:
@@ -156,9 +156,7 @@ def _executor(args: argparse.Namespace) -> Any:
 
 def run_generate(args: argparse.Namespace) -> int:
     if args.game in ALQUERQUE:
-        from .egtb_alquerque import generate_alquerque
-
-        return generate_alquerque(args.pieces, args.dir)
+        return _generate_alquerque(args.pieces, args.dir)
     if args.pieces not in (3, 4, 5):
         raise UsageError(f"pieces '{args.pieces}': 3, 4 or 5 (kings included)")
     from ..egtb.generate import generate
@@ -226,9 +224,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_probe(args: argparse.Namespace) -> int:
     if args.variant in ALQUERQUE:
-        from .egtb_alquerque import probe_alquerque
-
-        return probe_alquerque(" ".join(args.position), args.dir)
+        return _probe_alquerque(" ".join(args.position), args.dir)
     from ..board import Board
     from ..egtb import Tablebase
     from ..games import find_game
@@ -286,4 +282,42 @@ def run_stats(args: argparse.Namespace) -> int:
     if not shown:
         print(f"no tables in {tables.directory}; make them with 'kradan egtb generate'")
         return 1
+    return 0
+
+
+def _generate_alquerque(pieces: int, directory: str | None) -> int:
+    """Build the table of up to ``pieces`` pieces into ``directory`` and say what it took."""
+    from ..egtb.alquerque import generate
+    from ..egtb.alquerque_file import table_path, write_table
+
+    made = generate(pieces)
+    path = table_path(Path(directory) if directory else default_directory())
+    size = write_table(path, pieces, made.values)
+    values = made.values
+    print(
+        f"{counted(len(values), 'position')} of up to {pieces} pieces, "
+        f"{counted(made.moves, 'move')}; longest win {made.longest} plies"
+    )
+    print(
+        f"side to move wins {int((values > 0).sum()):,}, loses {int((values < 0).sum()):,}, "
+        f"draws {int((values == 0).sum()):,}"
+    )
+    print(f"{path}: {size / 2**20:.2f} MiB, built in {made.seconds:.1f} s")
+    return 0
+
+
+def _probe_alquerque(text: str, directory: str | None) -> int:
+    """Print the table's verdict and best move for the position ``text``."""
+    from ..alquerque.board import Board
+    from ..egtb.alquerque_file import load
+    from ..engine.alquerque_tables import describe
+
+    board = Board(text, variant="alquerque")
+    table = load(directory)  # a missing or damaged table is an error here
+    described = describe(board, directory)
+    if described is None:
+        pieces = board.pieces(True) + board.pieces(False)
+        return fail(f"{text!r} is not in the Alfonso X table: {pieces} pieces (it holds up to "
+                    f"{table.pieces}, each side one or more)")  # fmt: skip
+    print("\n".join(described[0]))
     return 0

@@ -87,4 +87,33 @@ def search_table(
     return table.pieces, table.values, offsets(table.pieces)
 
 
-__all__ = ["LINE", "NO_TABLE", "find_table", "root_answer", "search_table", "table_line"]
+def describe(board: Board, directory: str | Path | None = None) -> tuple[list[str], bool] | None:
+    """The table's verdict, line and best move for ``board`` as lines of text, and whether the
+    verdict is exact; ``None`` when the board is not Alfonso X's Alquerque, not in the table,
+    or there is no table."""
+    if not under_the_rules(board):
+        return None
+    try:
+        table = load(directory)
+    except MissingTableError:
+        return None
+    found = table.probe(board)
+    if found is None:
+        return None
+    lines = [f"Alfonso X table ({table.pieces} pieces): {found}"]
+    line = table_line(table, board)
+    if line:
+        lines.append(f"line: {board.variation_san(line)}")
+        lines.append(f"best move: {board.san(line[0])} ({line[0].uci()})")
+    return lines, found.exact
+
+
+__all__ = [
+    "LINE",
+    "NO_TABLE",
+    "describe",
+    "find_table",
+    "root_answer",
+    "search_table",
+    "table_line",
+]
