@@ -220,6 +220,20 @@ def test_wide_weights_are_kept_whole(tmp_path: Path) -> None:
         load_network(tmp_path / "too-wide.npz")
 
 
+def test_weights_that_fit_16_bits_are_stored_in_them_and_others_in_32(tmp_path: Path) -> None:
+    """A network whose weights all lie within 16 bits (below 2**15 in size) is written as int16,
+    half the file; one weight beyond that keeps the whole array at int32. Either way the
+    weights read back exactly: 40,000 must not wrap round to a negative int16."""
+    for top, stored in ((2**15 - 1, np.int16), (2**15, np.int32), (40_000, np.int32)):
+        network = _random_network(hidden=4)
+        network.weights[7, 2] = top
+        path = tmp_path / f"net-{top}.npz"
+        save_network(network, path)
+        with np.load(path) as data:
+            assert data["weights"].dtype == stored, top
+        assert np.array_equal(load_network(path).weights, network.weights), top
+
+
 def test_bad_network_files_are_refused_with_the_reason(tmp_path: Path) -> None:
     text = tmp_path / "text.npz"
     text.write_text("not a network")

@@ -149,6 +149,65 @@ def test_the_integer_network_computes_what_the_float_one_does(
         assert value == pytest.approx(expected, abs=6)
 
 
+def test_the_rate_falls_tenfold_for_the_last_third_and_adam_counts_every_step(
+    data: tuple[TrainingPositions, list[Board]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six epochs of three batches: the first four epochs learn at the rate given, the last two
+    (a third) at a tenth of it, and Adam's bias correction sees the steps 1, 2, 3, ... once
+    each (every parameter array of a step shares its number)."""
+    positions, _ = data
+    calls: list[tuple[float, int]] = []
+    adam = K.adam
+
+    def recording(weights, grad, m, v, rate, step):  # type: ignore[no-untyped-def]
+        calls.append((rate, step))
+        adam(weights, grad, m, v, rate, step)
+
+    monkeypatch.setattr(K, "adam", recording)
+    train_positions = len(positions) - int(len(np.unique(positions.games)) * 0.2)
+    batch = -(-train_positions // 3)  # three batches an epoch
+    T.train(positions, hidden=4, epochs=6, batch=batch, rate=0.02, held_out=0.2)
+    steps = 6 * 3
+    assert [step for _rate, step in calls] == [s for s in range(1, steps + 1) for _ in range(4)]
+    rates = [rate for rate, _step in calls[::4]]
+    assert rates == [0.02] * 12 + [pytest.approx(0.002)] * 6
+
+
+def test_the_reported_loss_does_not_depend_on_the_batch(
+    data: tuple[TrainingPositions, list[Board]],
+) -> None:
+    """With a rate of 0 nothing is learnt, so the training loss reported for the epoch is the
+    same mean over every training position whether the batches hold 7, 128 or all of them."""
+    positions, _ = data
+    losses = []
+    for batch in (7, 128, len(positions)):
+        reports: list[T.TrainingReport] = []
+        T.train(positions, hidden=4, epochs=1, batch=batch, rate=0.0, report=reports.append)
+        losses.append((reports[0].train_loss, reports[0].held_out_loss))
+    assert losses[0] == pytest.approx(losses[2]) and losses[1] == pytest.approx(losses[2])
+
+
+def test_the_target_blends_the_score_s_win_chance_and_the_result_by_lam(
+    data: tuple[TrainingPositions, list[Board]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The network learns lam x sigmoid(score / S) + (1 - lam) x result, both from the side to
+    move's view (docs/tuning.md): at lam 0.25 a won position scored 0 aims at 0.875."""
+    positions, _ = data
+    seen: list[np.ndarray] = []
+    gradient = K.batch_gradient
+
+    def recording(*args):  # type: ignore[no-untyped-def]
+        seen.append(np.array(args[6]))
+        return gradient(*args)
+
+    monkeypatch.setattr(K, "batch_gradient", recording)
+    T.train(positions, hidden=4, epochs=1, lam=0.25, scale=300.0)
+    scores, results = T.side_to_move_view(positions)
+    expected = 0.25 / (1.0 + np.exp(-scores / 300.0)) + 0.75 * results
+    assert np.allclose(seen[0], expected)
+    assert expected.min() >= 0.0 and expected.max() <= 1.0
+
+
 def test_bad_settings_are_refused(data: tuple[TrainingPositions, list[Board]]) -> None:
     positions, _ = data
     with pytest.raises(ValueError, match=r"lam 1\.5 must lie in"):

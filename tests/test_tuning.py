@@ -59,6 +59,26 @@ def test_the_packaged_file_round_trips() -> None:
     assert W.DEFAULT.shape == (len(W.SETS), W.N_PARAMS)
 
 
+def test_every_weight_has_a_place_of_its_own(tmp_path: Path) -> None:
+    """Each of the N_PARAMS weights, given a value no other has, comes back in its own place
+    from the data file's form, and through a written file for every set (the packaged weights
+    repeat values, so a swapped offset could hide in them)."""
+    row = np.arange(W.N_PARAMS, dtype=np.int64) * 7 - 500
+    assert np.array_equal(W.to_array(W.from_array(row)), row)
+    params = np.stack([row + 10_000 * i for i in range(len(W.SETS))])
+    W.dump(params, tmp_path / "weights.json", "distinct")
+    assert np.array_equal(W.load(tmp_path / "weights.json"), params)
+    assert '"passed_pawn": [' in (tmp_path / "weights.json").read_text(encoding="utf-8")
+
+
+def test_a_symmetric_table_gives_a_square_and_its_mirror_one_value() -> None:
+    """32 values a table, rank by rank, files a-d: a1 and h1 read 0, d1 and e1 read 3, a2
+    reads 4, d8 and e8 read 31; every value serves exactly two squares."""
+    assert sorted(W.MIRROR.tolist()) == sorted(list(range(32)) * 2)
+    assert all(W.MIRROR[sq] == W.MIRROR[sq ^ 7] for sq in range(64))
+    assert [W.mirror(sq) for sq in (0, 7, 3, 4, 8, 59, 60)] == [0, 0, 3, 3, 4, 31, 31]
+
+
 @pytest.mark.parametrize("game", sorted(CHESS_GAMES))
 def test_each_game_reads_its_own_set(game: str) -> None:
     _bbs, info = new_board(game).kernel_arrays()
