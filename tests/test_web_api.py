@@ -284,7 +284,11 @@ def test_declared_counting(client: TestClient) -> None:
 def test_counting_is_refused_where_it_does_not_apply(client: TestClient) -> None:
     game_id, white, _ = two_humans(client)
     response = act(client, game_id, white, "declare_count")
-    assert response.status_code == 409 and "count" in response.json()["error"]
+    assert response.status_code == 409
+    assert response.json()["error"].startswith("cannot declare a count: ")
+    response = act(client, game_id, white, "stop_count")
+    assert response.status_code == 409
+    assert response.json()["error"].startswith("cannot stop a count: ")
     game_id, white, _ = two_humans(client, variant="alquerque")
     assert act(client, game_id, white, "declare_count").status_code == 409
     assert act(client, game_id, white, "stop_count").status_code == 409
