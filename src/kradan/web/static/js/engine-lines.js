@@ -3,7 +3,7 @@
  * view (the start and the moves to it, so the engine knows the repetitions and the count) and
  * {t: "stop"}; the server answers {t: "lines", id, depth, lines, table, proven, done} as its search
  * deepens, the scores for White. The latest request wins: lines of an older id are dropped. The evaluation bar
- * shows White's winning chance of the first line. */
+ * shows White's winning chance of the first line, or the proven value where one is known. */
 import { colorName, t, tn } from './words.js';
 
 const $ = selector => document.querySelector(selector);
@@ -113,6 +113,14 @@ function provenText(proven) {
     'Proven: the side to move loses in {n} plies; {move} holds out longest', n, { move });
 }
 
+/** A proven value as a line's score for White: the end in moves, as a mate is written
+ * ("#24": the side to move wins on its 24th move; "#-26": it loses on its opponent's 26th). */
+function provenScore(proven, turn) {
+  const moves = Math.ceil(proven.plies / 2);
+  const forMover = proven.result === 'win' ? moves : -moves;
+  return { mate: turn === 'white' ? forMover : -forMover };
+}
+
 function showLines(engine, message) {
   const lines = message.lines || [];
   const depth = message.depth || (lines[0] && lines[0].depth) || 0;
@@ -128,12 +136,17 @@ function showLines(engine, message) {
   const list = $('#engine-lines');
   list.textContent = '';
   const thai = engine.thai;
+  // the line that plays the proven move shows the proven value, not the search's guess
+  const proof = message.proven ? provenScore(message.proven, engine.turn) : null;
+  const provenMove = message.proven ? message.proven.best_move : null;
   for (const line of lines) {
     const item = document.createElement('li');
     item.className = 'engine-line';
     const score = document.createElement('span');
     score.className = 'engine-score';
-    score.textContent = scoreText(line.score);
+    const proved = proof !== null && (line.moves || [])[0] === provenMove;
+    score.textContent = scoreText(proved ? proof : line.score);
+    if (proved) item.classList.add('engine-proven');
     const moves = document.createElement('span');
     moves.className = 'engine-moves';
     const written = (thai && line.thai_san) || line.san || line.moves || [];
@@ -146,7 +159,9 @@ function showLines(engine, message) {
     }
     list.append(item);
   }
-  if (lines.length) {
+  if (proof) {
+    setBar(chanceOf(proof), provenText(message.proven));
+  } else if (lines.length) {
     const first = lines[0].score;
     setBar(chanceOf(first), scoreText(first));
   }
