@@ -185,8 +185,14 @@ def test_a_searcher_of_ones_own_in_the_same_interface() -> None:
 
 
 def test_options_are_declared_and_checked(kradan_engine: SimpleEngine) -> None:
-    if kradan_engine.protocol == "xboard":
-        assert kradan_engine.options == {}
+    if kradan_engine.protocol == "xboard":  # the two that `feature option=` offers
+        assert sorted(kradan_engine.options) == ["Contempt", "SolvedTable"]
+        contempt = kradan_engine.options["Contempt"]
+        assert (contempt.type, contempt.default, contempt.min, contempt.max) == ("spin", 0, 0, 100)
+        assert kradan_engine.options["SolvedTable"].type == "check"
+        kradan_engine.configure({"Contempt": 20, "SolvedTable": False})  # sent as =20 and =0
+        with pytest.raises(InvalidArgumentError, match=r"option 'Contempt' 101 is outside"):
+            kradan_engine.configure({"Contempt": 101})
         with pytest.raises(InvalidArgumentError, match="'Hash'"):
             kradan_engine.configure({"Hash": 8})
         return
@@ -410,9 +416,11 @@ FAKE_XBOARD = textwrap.dedent(
     print('feature myname="thinker" setboard=1 usermove=1 ping=1 done=0', flush=True)
     print('feature option="Resign Threshold -spin 800 200 1200" option="Style -combo a /// *b"',
           flush=True)
-    print('feature done=1', flush=True)
+    print('feature option="Ponder -check 0" done=1', flush=True)
     for line in sys.stdin:
         words = line.split()
+        if line.startswith('option Ponder=') and line.strip()[-2:] not in ('=0', '=1'):
+            break  # a check box is 0 or 1 (CECP): anything else and this engine is gone
         if words[:1] == ['go']:
             print('1 20 0 10 h2h3', flush=True)
             print('2 100002 1 200 h2a2', flush=True)
@@ -432,6 +440,7 @@ def test_xboard_engines_report_through_the_same_types() -> None:
         assert (threshold.default, threshold.min, threshold.max) == (800, 200, 1200)
         assert engine.options["Style"].default == "b"
         engine.configure({"Resign Threshold": 900, "Style": "A"})
+        engine.configure({"Ponder": True})  # sent as Ponder=1
         with pytest.raises(InvalidArgumentError, match=r"1300 is outside 200\.\.1200"):
             engine.configure({"Resign Threshold": 1300})
         board = Board(WHITE_MATES)

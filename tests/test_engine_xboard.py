@@ -219,7 +219,7 @@ ERRORS = ("Error", "Illegal move", "tellusererror")
 def engine() -> Iterator[EngineProcess]:
     process = EngineProcess("xboard")
     process.send("xboard", "protover 2")
-    process.expect("feature ")
+    process.expect("feature myname")
     yield process
     process.close()
 
@@ -299,7 +299,7 @@ def test_quit_at_any_moment_ends_the_process(commands: list[str]) -> None:
     engine = EngineProcess("xboard")
     try:
         engine.send("xboard", "protover 2")
-        engine.expect("feature ")
+        engine.expect("feature myname")
         engine.send(*commands)
         assert engine.exits() == 0
     finally:
@@ -449,3 +449,23 @@ def test_no_move_is_made_in_a_position_drawn_by_a_claim() -> None:
     session.send("go", "ping 1")
     assert session.lines[-1] == "pong 1"
     assert not any(line.startswith("move ") for line in session.lines)
+
+
+def test_options_offered_by_feature_are_taken() -> None:
+    """``feature option=...`` offers Contempt (a spin, 0-100) and SolvedTable (a check); the
+    GUI's ``option NAME=VALUE`` sets them, and a value out of range or an unknown name is
+    answered with an error that quotes it, leaving the setting as it was."""
+    session = new_session()
+    session.send("xboard", "protover 2")
+    offered = session.lines[-2]
+    assert offered.startswith("feature option=") and "done=1" in session.lines[-1]
+    assert 'option="Contempt -spin 0 0 100"' in offered
+    session.send("option Contempt=30")
+    assert session.engine.searchers.contempt == 30  # type: ignore[attr-defined]
+    session.send("option Contempt=101")
+    assert session.lines[-1] == "Error (101 is outside 0..100): option Contempt=101"
+    session.send("option Contempt")
+    assert "takes a value" in session.lines[-1]
+    session.send("option Hash=64")
+    assert session.lines[-1].startswith("Error (unknown option 'Hash'")
+    assert session.engine.searchers.contempt == 30  # type: ignore[attr-defined]

@@ -259,6 +259,36 @@ def test_the_uci_option_turns_the_table_off() -> None:
     assert any(line.startswith("info depth 2") for line in session.lines)  # searched
 
 
+def test_the_xboard_option_turns_the_table_off() -> None:
+    """XBoard offers the switch as ``feature option="SolvedTable -check 1"`` and takes
+    ``option SolvedTable=0``: then the engine searches the proven position instead of answering
+    from the table; a value that is not 0 or 1 is refused and changes nothing."""
+    from kradan.engine.protocol.xboard import XBoardEngine
+
+    from .protocol_session import Session
+
+    session = Session(XBoardEngine)
+    session.send("xboard", "protover 2")
+    assert any('option="SolvedTable -check 1"' in line for line in session.lines)
+    board = _bell(None, AFTER_D2C3)
+    verdict = proven(board)
+    assert verdict is not None and verdict.move is not None
+    session.send("new", "variant alquerque-bell", "force", "usermove d2c3", "post", "sd 2", "go")
+    assert session.wait_for("move ").split()[1] == verdict.move.uci()
+    assert not any(line.startswith("2 ") for line in session.lines)  # answered, not searched
+    session.send("option SolvedTable=2")
+    assert session.lines[-1].startswith("Error (2 is outside 0..1)")
+    assert session.engine.searchers.solved  # type: ignore[attr-defined]
+    session.send("option SolvedTable=false", "option SolvedTable=true")  # UCI's words too
+    assert session.engine.searchers.solved  # type: ignore[attr-defined]
+    session.send("option SolvedTable=0")
+    assert not session.engine.searchers.solved  # type: ignore[attr-defined]
+    session.lines.clear()
+    session.send("new", "variant alquerque-bell", "force", "usermove d2c3", "sd 2", "go")
+    session.wait_for("move ")
+    assert any(line.startswith("2 ") for line in session.lines)  # searched to depth 2
+
+
 def test_analyse_prints_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     board = _bell(None, AFTER_D2C3)
     verdict = proven(board)

@@ -65,6 +65,8 @@ class XBoardClient(Client):
         for name, value in options.items():
             option = find_option(self.options, name, self.name)
             text = option.text(value)
+            if option.type == "check":  # XBoard's check boxes are 1 and 0, not UCI's words
+                text = "1" if text == "true" else "0"
             self.process.send(f"option {option.name}" + (f"={text}" if text else ""))
         self.ping()
 

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ... import __version__
 from ...games import AnyBoard, game_names
-from ..types import MATE_VALUE, Limit, Score, SearchInfo
+from ..types import MATE_VALUE, MAX_CONTEMPT, Limit, Score, SearchInfo
 from .serve import serve
 from .session import (
     EngineSession,
@@ -31,7 +31,7 @@ from .session import (
 #: commands that need no answer from this engine
 IGNORED = frozenset(
     {"random", "hard", "easy", "computer", "name", "rating", "result", "draw", "ics", "cores",
-     "memory", "option", "white", "black", "accepted", "rejected", "xboard"}
+     "memory", "white", "black", "accepted", "rejected", "xboard"}
 )  # fmt: skip
 
 
@@ -55,7 +55,7 @@ class XBoardEngine(EngineSession):
     INSTANT = frozenset({"quit", "protover", "ping"}) | IGNORED
     DEFERRED = frozenset(
         {"new", "variant", "force", "setboard", "level", "st", "sd", "time", "otim", "post",
-         "nopost", "egtpath"}
+         "nopost", "egtpath", "option"}
     )  # fmt: skip
 
     def complain(self, message: str) -> None:
@@ -92,9 +92,32 @@ class XBoardEngine(EngineSession):
     def cmd_protover(self, rest: str) -> None:
         names = ",".join(game_names())
         self.send(
+            f'feature option="Contempt -spin 0 0 {MAX_CONTEMPT}" option="SolvedTable -check 1"'
+        )
+        self.send(
             f'feature myname="kradan {__version__}" variants="{names}" setboard=1 usermove=1 '
             'ping=1 sigint=0 sigterm=0 colors=0 analyze=0 reuse=1 egt="kradan" done=1'
         )
+
+    def cmd_option(self, rest: str) -> None:
+        """``option NAME=VALUE``, the engine's settings offered by ``feature option``:
+        ``Contempt`` (0-100 centipawns; as UCI's) and ``SolvedTable`` (1: answer proven Bell
+        Alquerque positions from the solved strategy; 0: search them)."""
+        name, equals, value = rest.strip().partition("=")
+        name, value = name.strip(), value.strip()
+        if name == "Contempt" and equals:
+            contempt = whole_number(value, 0, MAX_CONTEMPT)
+            self.wait()  # a search under way plays its move first
+            self.searchers.use_contempt(contempt)
+        elif name == "SolvedTable" and equals:
+            words = {"true": "1", "false": "0"}  # what a UCI-minded GUI might send
+            solved = whole_number(words.get(value.lower(), value), 0, 1)
+            self.wait()
+            self.searchers.use_solved(solved == 1)
+        elif name in ("Contempt", "SolvedTable"):
+            raise ValueError(f"option {name} takes a value: {name}=N")
+        else:
+            raise ValueError(f"unknown option {name!r}: the options are Contempt and SolvedTable")
 
     def cmd_egtpath(self, rest: str) -> None:
         """``egtpath kradan DIR``: probe the endgame tables of ``DIR`` (``<default>``: the
