@@ -313,6 +313,9 @@ def test_database_urls() -> None:
     assert database_url("sqlite:////tmp/a.db") == "sqlite+aiosqlite:////tmp/a.db"
     assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
     assert database_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"
+    # only the scheme is read: a "://" later in the URL (here a query's value) is left alone
+    named = "postgresql://u@h/db?application_name=http://club.example"
+    assert database_url(named) == "postgresql+asyncpg://u@h/db?application_name=http://club.example"
     for bad in ("", "postgresql+psycopg2://u@h/db", "what://x", "sqlite+pysqlite:///a.db"):
         with pytest.raises(ValueError, match="database"):
             database_url(bad)
