@@ -88,7 +88,7 @@ def test_both_camps_handed_in_become_the_first_moves(client: TestClient) -> None
 
 def test_one_camp_stays_hidden_until_both_are_in(client: TestClient) -> None:
     game_id, white, black = humans(client)
-    hand_in(client, game_id, white, "fortress")
+    assert hand_in(client, game_id, white, "fortress").status_code == 200
     views = [
         client.get(f"/api/games/{game_id}", headers=bearer(black)).json(),
         client.get(f"/api/games/{game_id}").json(),  # a spectator
@@ -107,7 +107,7 @@ def test_one_camp_stays_hidden_until_both_are_in(client: TestClient) -> None:
         shown = socket.receive_json()["game"]
         assert shown["setup"] == {"white": True, "black": False} and shown["fen"] == START
         assert "my_setup" not in shown or shown["my_setup"] is None
-        hand_in(client, game_id, black, "standard")
+        assert hand_in(client, game_id, black, "standard").status_code == 200
         shown = socket.receive_json()["game"]
     assert shown["fen"] == expected_after("fortress", "standard").fen()
 
@@ -199,14 +199,14 @@ def test_handed_in_camps_survive_a_restart(tmp_path: Path) -> None:
     url = database_url(tmp_path)
     with serving(url) as client:
         game_id, white, black = humans(client, clock="120+1")
-        hand_in(client, game_id, white, WHITE_CAMP)
+        assert hand_in(client, game_id, white, WHITE_CAMP).status_code == 200
     with serving(url) as client:
         state = game(client, game_id)
         assert state["setup"] == {"white": True, "black": False} and state["fen"] == START
         assert state["clock"]["running"] is None  # no clock runs in the setup
         again = hand_in(client, game_id, white, "standard")
         assert again.status_code == 409  # White's camp was kept
-        hand_in(client, game_id, black, BLACK_CAMP)
+        assert hand_in(client, game_id, black, BLACK_CAMP).status_code == 200
         move(client, game_id, white, "a3a4")
         before = game(client, game_id)
     with serving(url) as client:
