@@ -5,6 +5,7 @@ clocks that flag."""
 from __future__ import annotations
 
 import io
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +46,18 @@ def next_game(socket: Any) -> dict[str, Any]:
     assert message["type"] == "game", message
     state: dict[str, Any] = message["game"]
     return state
+
+
+def next_game_within(socket: Any, seconds: float) -> dict[str, Any]:
+    """The next game message, failing (not hanging) when none comes within ``seconds``: a
+    liveness bound for what the server must do by itself, set far above the moment it is due
+    (not a measure of speed)."""
+    found: list[dict[str, Any]] = []
+    reader = threading.Thread(target=lambda: found.append(next_game(socket)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert found, f"no game message within {seconds} s"
+    return found[0]
 
 
 def next_error(socket: Any) -> str:
@@ -178,7 +191,9 @@ def test_the_clock_runs_with_increment_and_flags(client: TestClient) -> None:
     assert state["clock"]["running"] == "black"
     with client.websocket_connect(f"/api/games/{game_id}/socket") as socket:
         assert next_game(socket)["status"] == "playing"
-        state = next_game(socket)  # the flag falls by itself, about a second later
+        # the flag falls by itself, about a second later (the timer wakes when the time is up;
+        # 30 s would mean it slept through the fall)
+        state = next_game_within(socket, 30)
     assert state["status"] == "ended" and state["result"] == "1-0"
     assert state["termination"] == "time forfeit" and state["clock"]["black_ms"] == 0
     assert state["clock"]["running"] is None
