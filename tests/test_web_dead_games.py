@@ -29,6 +29,7 @@ from tests.web_helpers import (
     database_url,
     game,
     move,
+    next_game_within,
     serving,
     wait_for,
 )
@@ -240,8 +241,8 @@ def test_the_servers_own_timer_aborts_the_game(tmp_path: Path) -> None:
         with client.websocket_connect(url, headers=seat_cookie(game_id, white)) as socket:
             next_game(socket)
             join(client, game_id, black)
-            while (state := next_game(socket))["status"] == "playing":
-                pass
+            while (state := next_game_within(socket, 30))["status"] == "playing":
+                pass  # the abort is due 0.2 s after the start; 30 s means no timer woke
     assert state["termination"] == "aborted"
 
 

@@ -5,7 +5,6 @@ clocks that flag."""
 from __future__ import annotations
 
 import io
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ from .web_helpers import (
     database_url,
     game,
     move,
+    next_game_within,
     serving,
     without_clock,
 )
@@ -46,18 +46,6 @@ def next_game(socket: Any) -> dict[str, Any]:
     assert message["type"] == "game", message
     state: dict[str, Any] = message["game"]
     return state
-
-
-def next_game_within(socket: Any, seconds: float) -> dict[str, Any]:
-    """The next game message, failing (not hanging) when none comes within ``seconds``: a
-    liveness bound for what the server must do by itself, set far above the moment it is due
-    (not a measure of speed)."""
-    found: list[dict[str, Any]] = []
-    reader = threading.Thread(target=lambda: found.append(next_game(socket)), daemon=True)
-    reader.start()
-    reader.join(seconds)
-    assert found, f"no game message within {seconds} s"
-    return found[0]
 
 
 def next_error(socket: Any) -> str:

@@ -4,6 +4,7 @@ ways to ask it things."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -174,3 +175,22 @@ def wait_for(check: Any, timeout: float = 60.0, step: float = 0.05) -> Any:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s")
         time.sleep(step)
+
+
+def _game_message(socket: Any) -> dict[str, Any]:
+    message = socket.receive_json()
+    assert message["type"] == "game", message
+    state: dict[str, Any] = message["game"]
+    return state
+
+
+def next_game_within(socket: Any, seconds: float) -> dict[str, Any]:
+    """The next game message, failing (not hanging) when none comes within ``seconds``: a
+    liveness bound for what the server must do by itself, set far above the moment it is due
+    (not a measure of speed)."""
+    found: list[dict[str, Any]] = []
+    reader = threading.Thread(target=lambda: found.append(_game_message(socket)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert found, f"no game message within {seconds} s"
+    return found[0]
