@@ -125,6 +125,16 @@ def test_bad_setups_are_refused_and_change_nothing(client: TestClient) -> None:
         (white, {**WHITE_CAMP, "z9": "K"}, 422, "'z9' is not a square"),
         (white, "castle", 422, "unknown setup preset"),
         (black, WHITE_CAMP, 422, "outside Black's camp"),
+        # the shape the route takes (at most 16 squares of up to 3 characters, one letter
+        # each), checked before the rules see it
+        (
+            white,
+            {f"{f}{r}": "P" for f in "abcdefgh" for r in "12"} | {"a3": "P"},
+            400,
+            "an arrangement maps squares to piece letters",
+        ),
+        (white, {"e2e4": "K"}, 400, "an arrangement maps squares to piece letters"),
+        (white, {"e2": "KK"}, 400, "an arrangement maps squares to piece letters"),
     ]
     for token, arrangement, status, words in bad:
         answer = hand_in(client, game_id, token, arrangement)
