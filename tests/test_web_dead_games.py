@@ -29,6 +29,7 @@ from tests.web_helpers import (
     database_url,
     game,
     move,
+    next_game,
     next_game_within,
     serving,
     wait_for,
@@ -78,13 +79,6 @@ def post(client: TestClient, game_id: str, what: str, token: str) -> Any:
 
 def seat_cookie(game_id: str, token: str) -> dict[str, str]:
     return {"cookie": f"kradan_seat_{game_id}={token}"}
-
-
-def next_game(socket: Any) -> dict[str, Any]:
-    message = socket.receive_json()
-    assert message["type"] == "game", message
-    state: dict[str, Any] = message["game"]
-    return state
 
 
 # --- abort ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from .web_helpers import (
     database_url,
     game,
     move,
+    next_game,
     next_game_within,
     serving,
     without_clock,
@@ -39,13 +40,6 @@ def humans(client: TestClient, **body: Any) -> tuple[str, str, str]:
     created = create(client, opponent="human", **body)
     client.cookies.clear()
     return created["id"], created["token"], created["invite"]
-
-
-def next_game(socket: Any) -> dict[str, Any]:
-    message = socket.receive_json()
-    assert message["type"] == "game", message
-    state: dict[str, Any] = message["game"]
-    return state
 
 
 def next_error(socket: Any) -> str:

@@ -177,7 +177,8 @@ def wait_for(check: Any, timeout: float = 60.0, step: float = 0.05) -> Any:
         time.sleep(step)
 
 
-def _game_message(socket: Any) -> dict[str, Any]:
+def next_game(socket: Any) -> dict[str, Any]:
+    """The next message of a game socket, which must be the game."""
     message = socket.receive_json()
     assert message["type"] == "game", message
     state: dict[str, Any] = message["game"]
@@ -189,7 +190,7 @@ def next_game_within(socket: Any, seconds: float) -> dict[str, Any]:
     liveness bound for what the server must do by itself, set far above the moment it is due
     (not a measure of speed)."""
     found: list[dict[str, Any]] = []
-    reader = threading.Thread(target=lambda: found.append(_game_message(socket)), daemon=True)
+    reader = threading.Thread(target=lambda: found.append(next_game(socket)), daemon=True)
     reader.start()
     reader.join(seconds)
     assert found, f"no game message within {seconds} s"
