@@ -19,7 +19,7 @@ from kradan.engine import weights as W
 from kradan.engine.kernels import nnue as N
 from kradan.engine.kernels import nnue_training as K
 from kradan.engine.kernels.evaluate import evaluate
-from kradan.engine.network import load_network
+from kradan.engine.network import DEFAULT_NETWORK_FILE, load_network
 from kradan.runners.players import PlayerSpecError, make_player
 from kradan.runners.selfplay import TrainingPositions
 from kradan.training import nnue as T
@@ -251,3 +251,61 @@ def test_the_scale_is_the_weighted_evaluation_s_unless_fitted(
     assert fitted == pytest.approx(300, rel=0.25)  # the results were drawn at 300 cp a unit
     with pytest.raises(ValueError, match="a scale of -5"):
         T.train(positions, scale=-5)
+
+
+def test_a_network_read_back_into_floats_quantizes_to_itself() -> None:
+    """``FloatNetwork.from_network`` undoes :func:`quantize` exactly, for the shipped network
+    and a random one, so training that goes on from a network loses nothing first."""
+    shipped = load_network(DEFAULT_NETWORK_FILE)
+    random_net = T.quantize(T.FloatNetwork.random(8, seed=3), ("makruk",), "")
+    for network in (shipped, random_net):
+        again = T.quantize(T.FloatNetwork.from_network(network), network.sets, network.about)
+        assert np.array_equal(again.weights, network.weights)
+        assert again.bias == network.bias
+
+
+def test_training_goes_on_from_a_start_network_and_leaves_it_alone(
+    data: tuple[TrainingPositions, list[Board]],
+) -> None:
+    """With a start, the first epoch's held-out loss is the start's (a rate of 0 keeps it
+    exactly), far below a random network's; the start's arrays are not changed, and its
+    width overrides ``hidden``."""
+    positions, _ = data
+    learnt, _ = T.train(positions, hidden=16, epochs=12, batch=128, rate=0.01, lam=1.0,
+                        held_out=0.2)  # fmt: skip
+    kept = [array.copy() for array in (learnt.w1, learnt.b1, learnt.w2, learnt.b2)]
+
+    def first_loss(**settings) -> tuple[T.FloatNetwork, float]:  # type: ignore[no-untyped-def]
+        reports: list[T.TrainingReport] = []
+        net, _ = T.train(positions, epochs=1, batch=128, lam=1.0, held_out=0.2,
+                         report=reports.append, **settings)  # fmt: skip
+        return net, reports[0].held_out_loss
+
+    still, from_start = first_loss(init=learnt, rate=0.0, hidden=4)
+    _, from_random = first_loss(hidden=16, rate=0.0)
+    _, from_start_learning = first_loss(init=learnt, rate=0.001)
+    assert from_start < 0.6 * from_random
+    assert from_start_learning < 0.6 * from_random
+    assert still.w1.shape[1] == 16 and np.array_equal(still.w1, learnt.w1)
+    for array, copy in zip((learnt.w1, learnt.b1, learnt.w2, learnt.b2), kept, strict=True):
+        assert np.array_equal(array, copy)
+
+
+def test_the_command_starts_from_a_network_file(
+    tmp_path: Path, data: tuple[TrainingPositions, list[Board]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, _ = data
+    source = tmp_path / "positions.npz"
+    positions.save(source)
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    assert main(["tune", "train", str(source), "-o", str(first), "--hidden", "8",
+                 "--epochs", "1", "--sets", "makruk"]) == 0  # fmt: skip
+    assert main(["tune", "train", str(source), "-o", str(second), "--init", str(first),
+                 "--epochs", "1", "--rate", "0", "--sets", "makruk"]) == 0  # fmt: skip
+    network = load_network(second)
+    assert network.hidden == 8 and f"from {first}" in network.about
+    assert np.array_equal(network.weights, load_network(first).weights)
+    capsys.readouterr()
+    missing = tmp_path / "missing.npz"
+    assert main(["tune", "train", str(source), "-o", str(second), "--init", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err

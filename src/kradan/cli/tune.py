@@ -89,6 +89,11 @@ def add_parser(commands: Any) -> None:
         "weighted evaluation's; 'fit': fitted to these games)",
     )  # fmt: skip
     train.add_argument("--seed", type=int, default=1, help="the random seed (1)")
+    train.add_argument(
+        "--init", metavar="NETWORK.npz",
+        help="start from this network's weights, not random ones ('default': the network "
+        "kradan plays with); its hidden width replaces --hidden",
+    )  # fmt: skip
     train.set_defaults(run=run_train)
     fit = actions.add_parser("fit", help="fit the weights to labelled positions")
     fit.add_argument("positions", metavar="FILE.npz", help="from 'kradan tune positions'")
@@ -213,11 +218,11 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from ..engine.network import save_network
+    from ..engine.network import DEFAULT_NETWORK_FILE, load_network, save_network
     from ..engine.weights import SETS
     from ..errors import UsageError
     from ..runners.selfplay import TrainingPositions
-    from ..training.nnue import TrainingReport, quantize, train
+    from ..training.nnue import FloatNetwork, TrainingReport, quantize, train
 
     try:
         scale = None if args.scale == "fit" else float(args.scale)
@@ -226,6 +231,11 @@ def run_train(args: argparse.Namespace) -> int:
     sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
     if not sets or any(name not in SETS for name in sets):
         raise UsageError(f"--sets {args.sets!r}: name some of {', '.join(SETS)}")
+    init = None
+    if args.init is not None:
+        source = DEFAULT_NETWORK_FILE if args.init == "default" else args.init
+        init = FloatNetwork.from_network(load_network(source))
+        args.hidden = init.w1.shape[1]
     parts = [TrainingPositions.load(path) for path in args.positions]
     for number, part in enumerate(parts):
         part.games = part.games + number * 10_000_000  # games of different files stay apart
@@ -238,10 +248,12 @@ def run_train(args: argparse.Namespace) -> int:
 
     network, scale = train(
         positions, hidden=args.hidden, epochs=args.epochs, batch=args.batch, rate=args.rate,
-        lam=args.lam, scale=scale, seed=args.seed, report=report,
+        lam=args.lam, scale=scale, seed=args.seed, report=report, init=init,
     )  # fmt: skip
     about = (f"kradan tune train: {len(positions):,} positions, hidden {args.hidden}, "
              f"{args.epochs} epochs, lam {args.lam}, S {scale:.0f}")  # fmt: skip
+    if args.init is not None:
+        about += f", from {'the default network' if args.init == 'default' else args.init}"
     save_network(quantize(network, sets, about), args.output)
     print(f"S = {scale:.0f} centipawns a unit; written to {args.output}; play it with "
           f"kradan:network={args.output}")  # fmt: skip

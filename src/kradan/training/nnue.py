@@ -61,6 +61,18 @@ class FloatNetwork:
             np.zeros(1),
         )
 
+    @classmethod
+    def from_network(cls, network: Network) -> FloatNetwork:
+        """The floating-point form of an integer network, so that training can go on from
+        it: :func:`quantize` gives ``network``'s weights back exactly."""
+        weights = network.weights.astype(np.float64)
+        return cls(
+            weights[:FEATURES] / QA,
+            weights[ROW_BIAS] / QA,
+            np.concatenate([weights[ROW_OUT_US], weights[ROW_OUT_THEM]]) / QB,
+            np.array([network.bias / (QA * QB)]),
+        )
+
 
 def side_to_move_view(positions: TrainingPositions) -> tuple[np.ndarray, np.ndarray]:
     """Each position's score and result for the side to move."""
@@ -108,9 +120,13 @@ def train(
     seed: int = 1,
     held_out: float = 0.05,
     report: Callable[[TrainingReport], None] | None = None,
+    init: FloatNetwork | None = None,
 ) -> tuple[FloatNetwork, float]:
     """The trained network and its scale ``S`` (``scale``, or fitted when ``None``). The
-    rate falls tenfold over the last third of the epochs.
+    rate falls tenfold over the last third of the epochs. Training starts from random
+    weights of width ``hidden``, or from a copy of ``init`` (whose width then rules): a new
+    generation of self-play goes on from the network that played it, without the games
+    that taught that network.
 
     :raises UsageError: for no positions or settings out of range.
     """
@@ -131,7 +147,11 @@ def train(
     test_index = np.flatnonzero(out_mask)
     features = positions.features.astype(np.int64)
     stm = positions.stm.astype(np.int64)
-    net = FloatNetwork.random(hidden, seed)
+    if init is None:
+        net = FloatNetwork.random(hidden, seed)
+    else:
+        net = FloatNetwork(init.w1.copy(), init.b1.copy(), init.w2.copy(), init.b2.copy())
+        hidden = net.w1.shape[1]
     threads = numba.get_num_threads()
     g1 = np.zeros((threads, FEATURES, hidden))
     gb1 = np.zeros((threads, hidden))
