@@ -63,6 +63,14 @@ def data() -> tuple[TrainingPositions, list[Board]]:
     return _positions(1500, seed=7)
 
 
+@pytest.fixture
+def source(tmp_path: Path, data: tuple[TrainingPositions, list[Board]]) -> Path:
+    """The positions of ``data`` in a file, as ``kradan tune selfplay`` writes them."""
+    path = tmp_path / "positions.npz"
+    data[0].save(path)
+    return path
+
+
 def test_the_gradient_is_the_loss_s(data: tuple[TrainingPositions, list[Board]]) -> None:
     positions, _ = data
     features = positions.features[:40].astype(np.int64)
@@ -217,11 +225,8 @@ def test_bad_settings_are_refused(data: tuple[TrainingPositions, list[Board]]) -
 
 
 def test_the_command_trains_a_network_a_player_uses(
-    tmp_path: Path, data: tuple[TrainingPositions, list[Board]], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    positions, _ = data
-    source = tmp_path / "positions.npz"
-    positions.save(source)
     out = tmp_path / "net.npz"
     code = main(["tune", "train", str(source), "-o", str(out), "--hidden", "8", "--epochs",
                  "2", "--batch", "256", "--sets", "makruk"])  # fmt: skip
@@ -292,11 +297,8 @@ def test_training_goes_on_from_a_start_network_and_leaves_it_alone(
 
 
 def test_the_command_starts_from_a_network_file(
-    tmp_path: Path, data: tuple[TrainingPositions, list[Board]], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    positions, _ = data
-    source = tmp_path / "positions.npz"
-    positions.save(source)
     first, second = tmp_path / "first.npz", tmp_path / "second.npz"
     assert main(["tune", "train", str(source), "-o", str(first), "--hidden", "8",
                  "--epochs", "1", "--sets", "makruk"]) == 0  # fmt: skip
