@@ -73,8 +73,10 @@ def add_parser(commands: Any) -> None:
     train.add_argument("positions", nargs="+", metavar="FILE.npz",
                        help="from 'kradan tune selfplay'")  # fmt: skip
     train.add_argument("-o", "--output", required=True, metavar="NETWORK.npz")
-    train.add_argument("--sets", default="makruk,ouk",
-                       help="the weight sets the network evaluates (makruk,ouk)")  # fmt: skip
+    train.add_argument(
+        "--sets", default="makruk,ouk,sittuyin",
+        help="the weight sets the network evaluates (makruk,ouk,sittuyin)",
+    )  # fmt: skip
     train.add_argument("--hidden", type=int, default=128, help="hidden width (128)")
     train.add_argument("--epochs", type=int, default=20, help="passes over the data (20)")
     train.add_argument("--batch", type=int, default=16384, help="positions a step (16384)")
