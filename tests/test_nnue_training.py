@@ -303,9 +303,11 @@ def test_the_command_starts_from_a_network_file(
     assert main(["tune", "train", str(source), "-o", str(first), "--hidden", "8",
                  "--epochs", "1", "--sets", "makruk"]) == 0  # fmt: skip
     assert main(["tune", "train", str(source), "-o", str(second), "--init", str(first),
-                 "--epochs", "1", "--rate", "0", "--sets", "makruk"]) == 0  # fmt: skip
+                 "--epochs", "1", "--rate", "0"]) == 0  # fmt: skip
     network = load_network(second)
     assert network.hidden == 8 and f"from {first}" in network.about
+    assert "hidden 8" in network.about
+    assert network.sets == ("makruk", "ouk", "sittuyin")  # the default: every game
     assert np.array_equal(network.weights, load_network(first).weights)
     capsys.readouterr()
     missing = tmp_path / "missing.npz"

@@ -233,11 +233,12 @@ def run_train(args: argparse.Namespace) -> int:
     sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
     if not sets or any(name not in SETS for name in sets):
         raise UsageError(f"--sets {args.sets!r}: name some of {', '.join(SETS)}")
-    init = None
+    init, init_name = None, ""
     if args.init is not None:
+        init_name = "the default network" if args.init == "default" else args.init
         source = DEFAULT_NETWORK_FILE if args.init == "default" else args.init
         init = FloatNetwork.from_network(load_network(source))
-        args.hidden = init.w1.shape[1]
+    hidden = args.hidden if init is None else init.w1.shape[1]
     parts = [TrainingPositions.load(path) for path in args.positions]
     for number, part in enumerate(parts):
         part.games = part.games + number * 10_000_000  # games of different files stay apart
@@ -249,13 +250,13 @@ def run_train(args: argparse.Namespace) -> int:
               f"{line.held_out_loss:.5f}", flush=True)  # fmt: skip
 
     network, scale = train(
-        positions, hidden=args.hidden, epochs=args.epochs, batch=args.batch, rate=args.rate,
+        positions, hidden=hidden, epochs=args.epochs, batch=args.batch, rate=args.rate,
         lam=args.lam, scale=scale, seed=args.seed, report=report, init=init,
     )  # fmt: skip
-    about = (f"kradan tune train: {len(positions):,} positions, hidden {args.hidden}, "
+    about = (f"kradan tune train: {len(positions):,} positions, hidden {hidden}, "
              f"{args.epochs} epochs, lam {args.lam}, S {scale:.0f}")  # fmt: skip
-    if args.init is not None:
-        about += f", from {'the default network' if args.init == 'default' else args.init}"
+    if init_name:
+        about += f", from {init_name}"
     save_network(quantize(network, sets, about), args.output)
     print(f"S = {scale:.0f} centipawns a unit; written to {args.output}; play it with "
           f"kradan:network={args.output}")  # fmt: skip
