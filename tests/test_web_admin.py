@@ -23,6 +23,7 @@ from tests.web_helpers import (
     game,
     move,
     serving,
+    wait_for,
 )
 
 
@@ -189,6 +190,8 @@ def test_an_adjudicated_rated_game_is_rated_and_told_live(club: Club) -> None:
         assert (told["result"], told["termination"]) == ("0-1", "adjudication")
     state = game(club.client, game_id)
     assert (state["status"], state["result"]) == ("ended", "0-1")
+    # the ratings move in the background once the game has ended (Hall.finished)
+    wait_for(lambda: game(club.client, game_id)["rating_changes"], timeout=20)
     ratings = club.call(None, "get", "/api/accounts/Boon").json()["ratings"]
     assert ratings["makruk"]["games"] == 1 and ratings["makruk"]["rating"] > 1500
     assert club.admin("post", f"/games/{game_id}/adjudicate",
