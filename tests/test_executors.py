@@ -355,7 +355,7 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
 
     pgn = tmp_path / "match.pgn"
     command = [sys.executable, "-m", "kradan", "match", "kradan:level=2", "random", "--games",
-               "60", "--tc", "2+0.05", "--max-plies", "60", "--concurrency", "2", "--pgn",
+               "2000", "--tc", "2+0.05", "--max-plies", "60", "--concurrency", "2", "--pgn",
                str(pgn)]  # fmt: skip
 
     def default_sigint() -> None:
@@ -371,6 +371,8 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path: Path) -> None:
         not pgn.exists() or pgn.read_text().count("[Round ") < 2
     ):
         time.sleep(0.1)
+    # 2,000 games: the match is still running when Ctrl-C comes (60 once ended first in CI)
+    assert process.poll() is None, "the match ended before Ctrl-C"
     workers = _children_of(process.pid)
     assert workers, "the pool's workers were not found"
     os.killpg(process.pid, signal.SIGINT)
